@@ -1,0 +1,184 @@
+package io.parquetbloom.sbbf;
+
+import java.util.Arrays;
+
+import static java.lang.Math.toIntExact;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A Parquet Split Block Bloom Filter (parquet-format BloomFilter.md): {@code z} blocks of eight little-endian
+ * 32-bit words. Immutable once built; build with {@link SplitBlockBloomFilterBuilder} or read with
+ * {@link SplitBlockBloomFilterReader}.
+ */
+public final class SplitBlockBloomFilter
+{
+    public static final int BYTES_PER_BLOCK = 32;
+    public static final int WORDS_PER_BLOCK = 8;
+    /**
+     * Largest bitset we accept, as parquet-java and Arrow do: larger claims are treated as corrupt.
+     */
+    public static final int MAX_BYTES = 128 * 1024 * 1024;
+
+    static final int[] SALT = {
+            0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
+            0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31};
+
+    private static final long INSTANCE_SIZE = 32;
+
+    private final int[] words;
+    private final int numBlocks;
+    private final BlockProbe probe;
+
+    SplitBlockBloomFilter(int[] words, BlockProbe probe)
+    {
+        requireNonNull(words, "words is null");
+        if (words.length == 0 || words.length % WORDS_PER_BLOCK != 0) {
+            throw new IllegalArgumentException("bitset must be a positive multiple of %d bytes: %d".formatted(BYTES_PER_BLOCK, words.length * 4L));
+        }
+        this.words = words;
+        this.numBlocks = words.length / WORDS_PER_BLOCK;
+        this.probe = requireNonNull(probe, "probe is null");
+    }
+
+    /**
+     * Wraps a bitset (no header) of a positive multiple of 32 bytes, copying it.
+     */
+    public static SplitBlockBloomFilter fromBitset(byte[] bitset, int offset, int length)
+    {
+        if (length <= 0 || length % BYTES_PER_BLOCK != 0 || length > MAX_BYTES) {
+            throw new IllegalArgumentException("bitset length must be a positive multiple of %d up to %d: %d".formatted(BYTES_PER_BLOCK, MAX_BYTES, length));
+        }
+        return new SplitBlockBloomFilter(LittleEndian.toWords(bitset, offset, length), BlockProbes.best());
+    }
+
+    /**
+     * The same filter answered by another probe implementation (tests and benchmarks).
+     */
+    public SplitBlockBloomFilter withProbe(BlockProbe probe)
+    {
+        return new SplitBlockBloomFilter(words, probe);
+    }
+
+    public BlockProbe probe()
+    {
+        return probe;
+    }
+
+    /**
+     * False only when a value with this XXH64 hash was certainly never inserted.
+     */
+    public boolean mightContain(long hash)
+    {
+        return probe.mightContain(words, numBlocks, hash);
+    }
+
+    /**
+     * Probes many hashes in one call; see {@link BlockProbe#mightContain(int[], int, long[], int, int, boolean[])}.
+     */
+    public int mightContain(long[] hashes, int offset, int length, boolean[] result)
+    {
+        checkRange(hashes.length, offset, length);
+        if (result.length < length) {
+            throw new IllegalArgumentException("result array shorter than length");
+        }
+        return probe.mightContain(words, numBlocks, hashes, offset, length, result);
+    }
+
+    /**
+     * True when any of the hashes might be contained: the question an IN list or dynamic filter asks.
+     */
+    public boolean mightContainAny(long[] hashes, int offset, int length)
+    {
+        checkRange(hashes.length, offset, length);
+        return probe.mightContainAny(words, numBlocks, hashes, offset, length);
+    }
+
+    public boolean mightContainAny(long[] hashes)
+    {
+        return mightContainAny(hashes, 0, hashes.length);
+    }
+
+    public int numBlocks()
+    {
+        return numBlocks;
+    }
+
+    public int sizeInBytes()
+    {
+        return numBlocks * BYTES_PER_BLOCK;
+    }
+
+    public long bitsSet()
+    {
+        long count = 0;
+        for (int word : words) {
+            count += Integer.bitCount(word);
+        }
+        return count;
+    }
+
+    /**
+     * Estimated number of distinct values inserted, from the fraction of bits set; infinite when saturated.
+     */
+    public double estimatedDistinctValues()
+    {
+        return BloomFilterMath.estimateDistinctValues(bitsSet(), sizeInBytes() * 8L);
+    }
+
+    /**
+     * The bitset as the little-endian bytes a Parquet file stores.
+     */
+    public byte[] bitset()
+    {
+        return LittleEndian.toBytes(words);
+    }
+
+    /**
+     * Header and bitset, exactly as they appear at a column chunk's {@code bloom_filter_offset}.
+     */
+    public byte[] serialize()
+    {
+        byte[] header = BloomFilterHeader.serialize(sizeInBytes());
+        byte[] result = Arrays.copyOf(header, toIntExact(header.length + (long) sizeInBytes()));
+        LittleEndian.writeWords(words, result, header.length);
+        return result;
+    }
+
+    /**
+     * Direct access for probes and benchmarks; must not be modified.
+     */
+    int[] words()
+    {
+        return words;
+    }
+
+    public long getRetainedSizeInBytes()
+    {
+        return INSTANCE_SIZE + 16 + (long) words.length * Integer.BYTES;
+    }
+
+    private static void checkRange(int arrayLength, int offset, int length)
+    {
+        if (offset < 0 || length < 0 || offset > arrayLength - length) {
+            throw new IndexOutOfBoundsException("offset %d, length %d, array length %d".formatted(offset, length, arrayLength));
+        }
+    }
+
+    @Override
+    public boolean equals(Object o)
+    {
+        return o instanceof SplitBlockBloomFilter other && Arrays.equals(words, other.words);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return Arrays.hashCode(words);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "SplitBlockBloomFilter{bytes=%d, probe=%s}".formatted(sizeInBytes(), probe.name());
+    }
+}
