@@ -6,8 +6,7 @@ import io.trino.spi.connector.ConnectorFactory;
 import java.util.List;
 
 /**
- * Entry point Trino loads from the plugin directory. The connector factory arrives with the connector issue;
- * until then the plugin loads and contributes nothing.
+ * Entry point Trino loads from the plugin directory: contributes the {@code parquet_bloom} connector.
  */
 public class ParquetBloomPlugin
         implements Plugin
@@ -15,6 +14,6 @@ public class ParquetBloomPlugin
     @Override
     public Iterable<ConnectorFactory> getConnectorFactories()
     {
-        return List.of();
+        return List.of(new ParquetBloomConnectorFactory());
     }
 }

@@ -1,0 +1,39 @@
+package io.parquetbloom.connector;
+
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.type.Type;
+
+import static io.airlift.slice.SizeOf.estimatedSizeOf;
+import static io.airlift.slice.SizeOf.instanceSize;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A column of a lake table: a top-level field of the Parquet schema (matched by name, case-insensitively), or a
+ * partition column from {@code key=value} folders.
+ */
+public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey)
+        implements ColumnHandle
+{
+    private static final int INSTANCE_SIZE = instanceSize(ParquetBloomColumnHandle.class);
+
+    public ParquetBloomColumnHandle
+    {
+        requireNonNull(name, "name is null");
+        requireNonNull(type, "type is null");
+    }
+
+    public ColumnMetadata toColumnMetadata()
+    {
+        return ColumnMetadata.builder()
+                .setName(name)
+                .setType(type)
+                .setExtraInfo(partitionKey ? java.util.Optional.of("partition key") : java.util.Optional.empty())
+                .build();
+    }
+
+    public long getRetainedSizeInBytes()
+    {
+        return INSTANCE_SIZE + estimatedSizeOf(name);
+    }
+}

@@ -1,0 +1,89 @@
+package io.parquetbloom.connector;
+
+import com.google.inject.Inject;
+import io.airlift.bootstrap.LifeCycleManager;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.session.PropertyMetadata;
+import io.trino.spi.transaction.IsolationLevel;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+public class ParquetBloomConnector
+        implements Connector
+{
+    private final LifeCycleManager lifeCycleManager;
+    private final ParquetBloomTransactionManager transactionManager;
+    private final ParquetBloomSplitManager splitManager;
+    private final ParquetBloomPageSourceProvider pageSourceProvider;
+    private final ParquetBloomSessionProperties sessionProperties;
+
+    @Inject
+    public ParquetBloomConnector(
+            LifeCycleManager lifeCycleManager,
+            ParquetBloomTransactionManager transactionManager,
+            ParquetBloomSplitManager splitManager,
+            ParquetBloomPageSourceProvider pageSourceProvider,
+            ParquetBloomSessionProperties sessionProperties)
+    {
+        this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
+        this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
+        this.splitManager = requireNonNull(splitManager, "splitManager is null");
+        this.pageSourceProvider = requireNonNull(pageSourceProvider, "pageSourceProvider is null");
+        this.sessionProperties = requireNonNull(sessionProperties, "sessionProperties is null");
+    }
+
+    @Override
+    public ConnectorTransactionHandle beginTransaction(IsolationLevel isolationLevel, boolean readOnly, boolean autoCommit)
+    {
+        return transactionManager.begin();
+    }
+
+    @Override
+    public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transactionHandle)
+    {
+        return transactionManager.get(transactionHandle);
+    }
+
+    @Override
+    public void commit(ConnectorTransactionHandle transactionHandle)
+    {
+        transactionManager.end(transactionHandle);
+    }
+
+    @Override
+    public void rollback(ConnectorTransactionHandle transactionHandle)
+    {
+        transactionManager.end(transactionHandle);
+    }
+
+    @Override
+    public ConnectorSplitManager getSplitManager()
+    {
+        return splitManager;
+    }
+
+    @Override
+    public ConnectorPageSourceProvider getPageSourceProvider()
+    {
+        return pageSourceProvider;
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return sessionProperties.getSessionProperties();
+    }
+
+    @Override
+    public void shutdown()
+    {
+        lifeCycleManager.stop();
+    }
+}

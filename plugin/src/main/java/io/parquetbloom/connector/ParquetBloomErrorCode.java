@@ -1,0 +1,36 @@
+package io.parquetbloom.connector;
+
+import io.trino.spi.ErrorCode;
+import io.trino.spi.ErrorCodeSupplier;
+import io.trino.spi.ErrorType;
+
+import static io.trino.spi.ErrorType.EXTERNAL;
+import static io.trino.spi.ErrorType.USER_ERROR;
+
+public enum ParquetBloomErrorCode
+        implements ErrorCodeSupplier
+{
+    PARQUET_BLOOM_S3_ERROR(0, EXTERNAL),
+    PARQUET_BLOOM_S3_ACCESS_DENIED(1, EXTERNAL),
+    PARQUET_BLOOM_BUCKET_NOT_FOUND(2, EXTERNAL),
+    PARQUET_BLOOM_OBJECT_NOT_FOUND(3, EXTERNAL),
+    PARQUET_BLOOM_BAD_DATA(4, EXTERNAL),
+    PARQUET_BLOOM_SCHEMA_MISMATCH(5, EXTERNAL),
+    PARQUET_BLOOM_READ_ERROR(6, EXTERNAL),
+    PARQUET_BLOOM_TABLE_EMPTY(7, USER_ERROR),
+    /**/;
+
+    private final ErrorCode errorCode;
+
+    ParquetBloomErrorCode(int code, ErrorType type)
+    {
+        // 0x0a0b_0000: a range no bundled Trino connector uses
+        errorCode = new ErrorCode(code + 0x0a0b_0000, name(), type);
+    }
+
+    @Override
+    public ErrorCode toErrorCode()
+    {
+        return errorCode;
+    }
+}

@@ -1,0 +1,35 @@
+package io.parquetbloom.connector;
+
+import com.google.inject.Binder;
+import com.google.inject.Module;
+import com.google.inject.Scopes;
+import io.parquetbloom.s3.S3ClientProvider;
+import io.parquetbloom.s3.S3Config;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.table.LakeTables;
+import io.parquetbloom.table.TableSchemaReader;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import static io.airlift.configuration.ConfigBinder.configBinder;
+
+public class ParquetBloomModule
+        implements Module
+{
+    @Override
+    public void configure(Binder binder)
+    {
+        configBinder(binder).bindConfig(ParquetBloomConfig.class);
+        configBinder(binder).bindConfig(S3Config.class);
+
+        binder.bind(S3Client.class).toProvider(S3ClientProvider.class).in(Scopes.SINGLETON);
+        binder.bind(S3ObjectStore.class).in(Scopes.SINGLETON);
+        binder.bind(LakeTables.class).in(Scopes.SINGLETON);
+        binder.bind(TableSchemaReader.class).in(Scopes.SINGLETON);
+
+        binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetBloomTransactionManager.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);
+    }
+}

@@ -1,0 +1,144 @@
+package io.parquetbloom.connector;
+
+import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.pruning.PruningStats;
+import io.parquetbloom.s3.S3RequestStats;
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metric;
+import io.trino.spi.metrics.Metrics;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads the row groups that survived pruning and reports, as metrics, what pruning saved and what S3 cost.
+ */
+public class ParquetBloomPageSource
+        implements ConnectorPageSource
+{
+    private final String path;
+    private final Optional<ParquetReader> reader;
+    private final int[] channels;
+    private final Block[] constants;
+    private final PruningStats pruningStats;
+    private final S3RequestStats requestStats;
+    private long completedPositions;
+    private boolean closed;
+
+    /**
+     * @param reader empty when no row group can match: the source is finished without reading data
+     */
+    public ParquetBloomPageSource(String path, Optional<ParquetReader> reader, int[] channels, Block[] constants, PruningStats pruningStats, S3RequestStats requestStats)
+    {
+        this.path = requireNonNull(path, "path is null");
+        this.reader = requireNonNull(reader, "reader is null");
+        this.channels = requireNonNull(channels, "channels is null");
+        this.constants = requireNonNull(constants, "constants is null");
+        this.pruningStats = requireNonNull(pruningStats, "pruningStats is null");
+        this.requestStats = requireNonNull(requestStats, "requestStats is null");
+        this.closed = reader.isEmpty();
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return requestStats.getBytes();
+    }
+
+    @Override
+    public OptionalLong getCompletedPositions()
+    {
+        return OptionalLong.of(completedPositions);
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return reader.map(value -> value.getDataSource().getReadTimeNanos()).orElse(0L);
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return closed;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        return reader.map(value -> value.getMemoryContext().getBytes()).orElse(0L);
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        if (closed) {
+            return null;
+        }
+        SourcePage page;
+        try {
+            page = reader.orElseThrow().nextPage();
+        }
+        catch (IOException | RuntimeException e) {
+            closeQuietly();
+            if (e instanceof TrinoException trinoException) {
+                throw trinoException;
+            }
+            throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file %s: %s".formatted(path, e.getMessage()), e);
+        }
+        if (page == null) {
+            close();
+            return null;
+        }
+        completedPositions += page.getPositionCount();
+        return new ProjectedSourcePage(page, channels, constants);
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            reader.orElseThrow().close();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void closeQuietly()
+    {
+        try {
+            close();
+        }
+        catch (RuntimeException ignored) {
+            // the read error is what the user needs to see
+        }
+    }
+
+    @Override
+    public Metrics getMetrics()
+    {
+        ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
+        metrics.putAll(pruningStats.toMetrics());
+        metrics.put("s3GetRequests", new LongCount(requestStats.getRequests()));
+        metrics.put("s3BytesRead", new LongCount(requestStats.getBytes()));
+        Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());
+        metrics.putAll(readerMetrics);
+        return new Metrics(metrics.buildKeepingLast());
+    }
+}

@@ -1,0 +1,50 @@
+package io.parquetbloom.connector;
+
+import io.trino.spi.connector.ConnectorSplit;
+
+import com.google.common.collect.ImmutableMap;
+
+import java.util.Map;
+import java.util.Optional;
+
+import static io.airlift.slice.SizeOf.estimatedSizeOf;
+import static io.airlift.slice.SizeOf.instanceSize;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A byte range of one file; the page source reads the row groups that start in it. Size and ETag pin the object
+ * version the split was planned for.
+ *
+ * @param partitionValues raw partition folder values by partition column; empty for the default (NULL) partition
+ */
+public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues)
+        implements ConnectorSplit
+{
+    private static final int INSTANCE_SIZE = instanceSize(ParquetBloomSplit.class);
+
+    public ParquetBloomSplit
+    {
+        requireNonNull(path, "path is null");
+        requireNonNull(etag, "etag is null");
+        partitionValues = ImmutableMap.copyOf(requireNonNull(partitionValues, "partitionValues is null"));
+    }
+
+    /**
+     * Sends every split of a file to the same worker across queries, where its metadata is already cached.
+     */
+    @Override
+    public Optional<String> getAffinityKey()
+    {
+        return Optional.of(path);
+    }
+
+    @Override
+    public long getRetainedSizeInBytes()
+    {
+        long size = INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag);
+        for (Map.Entry<String, Optional<String>> entry : partitionValues.entrySet()) {
+            size += 32 + estimatedSizeOf(entry.getKey()) + entry.getValue().map(v -> estimatedSizeOf(v)).orElse(0L);
+        }
+        return size;
+    }
+}

@@ -1,0 +1,48 @@
+package io.parquetbloom.connector;
+
+import com.google.inject.Inject;
+import io.parquetbloom.table.LakeTables;
+import io.parquetbloom.table.TableSchemaReader;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static com.google.common.base.Preconditions.checkState;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One {@link ParquetBloomMetadata} per open transaction, so listings are done once per query, not once per call.
+ */
+public class ParquetBloomTransactionManager
+{
+    private final LakeTables lakeTables;
+    private final TableSchemaReader schemaReader;
+    private final Map<ConnectorTransactionHandle, ParquetBloomMetadata> transactions = new ConcurrentHashMap<>();
+
+    @Inject
+    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader)
+    {
+        this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
+        this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
+    }
+
+    public ConnectorTransactionHandle begin()
+    {
+        ParquetBloomTransactionHandle handle = ParquetBloomTransactionHandle.create();
+        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader));
+        return handle;
+    }
+
+    public ParquetBloomMetadata get(ConnectorTransactionHandle handle)
+    {
+        ParquetBloomMetadata metadata = transactions.get(handle);
+        checkState(metadata != null, "no such transaction: %s", handle);
+        return metadata;
+    }
+
+    public void end(ConnectorTransactionHandle handle)
+    {
+        transactions.remove(handle);
+    }
+}

@@ -1,0 +1,89 @@
+package io.parquetbloom.connector;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.connector.SourcePage;
+
+import java.util.function.ObjLongConsumer;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The columns the engine asked for: those read from the file, plus constant ones (partition values, and NULL for
+ * columns a file does not have) as run-length blocks.
+ */
+final class ProjectedSourcePage
+        implements SourcePage
+{
+    private final SourcePage source;
+    // >= 0: channel of the source page; < 0: constant number (-1 - channel)
+    private final int[] channels;
+    private final Block[] constants;
+    private int positionCount;
+
+    ProjectedSourcePage(SourcePage source, int[] channels, Block[] constants)
+    {
+        this.source = requireNonNull(source, "source is null");
+        this.channels = requireNonNull(channels, "channels is null");
+        this.constants = requireNonNull(constants, "constants is null");
+        this.positionCount = source.getPositionCount();
+    }
+
+    @Override
+    public int getPositionCount()
+    {
+        return positionCount;
+    }
+
+    @Override
+    public long getSizeInBytes()
+    {
+        return source.getSizeInBytes();
+    }
+
+    @Override
+    public long getRetainedSizeInBytes()
+    {
+        return source.getRetainedSizeInBytes();
+    }
+
+    @Override
+    public void retainedBytesForEachPart(ObjLongConsumer<Object> consumer)
+    {
+        source.retainedBytesForEachPart(consumer);
+    }
+
+    @Override
+    public int getChannelCount()
+    {
+        return channels.length;
+    }
+
+    @Override
+    public Block getBlock(int channel)
+    {
+        int sourceChannel = channels[channel];
+        if (sourceChannel >= 0) {
+            return source.getBlock(sourceChannel);
+        }
+        return RunLengthEncodedBlock.create(constants[-1 - sourceChannel], positionCount);
+    }
+
+    @Override
+    public Page getPage()
+    {
+        Block[] blocks = new Block[channels.length];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = getBlock(i);
+        }
+        return new Page(positionCount, blocks);
+    }
+
+    @Override
+    public void selectPositions(int[] positions, int offset, int size)
+    {
+        source.selectPositions(positions, offset, size);
+        positionCount = size;
+    }
+}

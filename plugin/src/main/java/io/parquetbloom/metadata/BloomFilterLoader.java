@@ -1,0 +1,186 @@
+package io.parquetbloom.metadata;
+
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.sbbf.SplitBlockBloomFilter;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeSet;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Fetches the bloom filters of chosen column chunks with as few ranged GETs as possible: none for filters already in
+ * the footer's tail read, one per cluster of nearby filters otherwise. Uses {@code bloom_filter_length} when the
+ * file has it; otherwise the filter's extent is bounded by the next structure the footer knows of (another filter,
+ * a page index, a column chunk, the footer), and the header is parsed.
+ */
+public final class BloomFilterLoader
+{
+    // filters closer than this are fetched in one GET: a wasted gap costs less than a round trip
+    private static final long MAX_MERGE_GAP = 1 << 20;
+    private static final long MAX_EXTENT = SplitBlockBloomFilter.MAX_BYTES + 64L;
+
+    private BloomFilterLoader() {}
+
+    /**
+     * @param bytesRead receives the number of filter bytes fetched with new GETs
+     * @return one result per requested key that has a filter in the file; keys without {@code bloom_filter_offset}
+     * are absent from the map
+     */
+    public static Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> load(
+            S3ObjectStore store,
+            ParquetFileMetadata file,
+            Collection<BloomFilterKey> keys,
+            S3RequestStats stats,
+            long[] bytesRead)
+    {
+        requireNonNull(file, "file is null");
+        FileMetaData footer = file.metadata().getParquetMetadata();
+        long footerStart = file.footerStart();
+        TreeSet<Long> boundaries = structureStarts(footer, footerStart);
+
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
+        List<Range> toFetch = new ArrayList<>();
+        for (BloomFilterKey key : keys) {
+            Optional<ColumnMetaData> column = columnMetadata(footer, key);
+            if (column.isEmpty() || !column.get().isSetBloom_filter_offset()) {
+                continue;
+            }
+            long offset = column.get().getBloom_filter_offset();
+            OptionalInt declared = column.get().isSetBloom_filter_length() ? OptionalInt.of(column.get().getBloom_filter_length()) : OptionalInt.empty();
+            if (offset < 4 || offset >= footerStart) {
+                results.put(key, new SplitBlockBloomFilterReader.Result.Unusable("bloom_filter_offset %d is outside the data of a %d-byte file".formatted(offset, file.object().size())));
+                continue;
+            }
+            long extent;
+            if (declared.isPresent()) {
+                if (declared.getAsInt() <= 0 || offset + declared.getAsInt() > footerStart) {
+                    results.put(key, new SplitBlockBloomFilterReader.Result.Unusable("bloom_filter_length %d at offset %d runs past the data".formatted(declared.getAsInt(), offset)));
+                    continue;
+                }
+                extent = declared.getAsInt();
+            }
+            else {
+                Long next = boundaries.higher(offset);
+                extent = Math.min(MAX_EXTENT, (next == null ? footerStart : next) - offset);
+            }
+            Range range = new Range(key, offset, extent, declared);
+            if (file.tailContains(offset, extent)) {
+                results.put(key, range.parse(file.tail(), (int) (offset - file.tailStart())));
+            }
+            else {
+                toFetch.add(range);
+            }
+        }
+
+        toFetch.sort(Comparator.comparingLong(Range::offset));
+        int index = 0;
+        while (index < toFetch.size()) {
+            int end = index + 1;
+            long clusterStart = toFetch.get(index).offset();
+            long clusterEnd = toFetch.get(index).end();
+            while (end < toFetch.size() && toFetch.get(end).offset() - clusterEnd <= MAX_MERGE_GAP && toFetch.get(end).end() - clusterStart <= Integer.MAX_VALUE - 16) {
+                clusterEnd = Math.max(clusterEnd, toFetch.get(end).end());
+                end++;
+            }
+            byte[] bytes = store.read(file.object().location(), clusterStart, (int) (clusterEnd - clusterStart), stats);
+            bytesRead[0] += bytes.length;
+            for (int i = index; i < end; i++) {
+                Range range = toFetch.get(i);
+                results.put(range.key(), range.parse(bytes, (int) (range.offset() - clusterStart)));
+            }
+            index = end;
+        }
+        return results;
+    }
+
+    private record Range(BloomFilterKey key, long offset, long extent, OptionalInt declared)
+    {
+        long end()
+        {
+            return offset + extent;
+        }
+
+        SplitBlockBloomFilterReader.Result parse(byte[] buffer, int position)
+        {
+            return SplitBlockBloomFilterReader.read(buffer, position, (int) extent, declared);
+        }
+    }
+
+    private static Optional<ColumnMetaData> columnMetadata(FileMetaData footer, BloomFilterKey key)
+    {
+        if (key.rowGroup() < 0 || key.rowGroup() >= footer.getRow_groupsSize()) {
+            return Optional.empty();
+        }
+        for (ColumnChunk chunk : footer.getRow_groups().get(key.rowGroup()).getColumns()) {
+            if (chunk.isSetMeta_data() && samePath(chunk.getMeta_data().getPath_in_schema(), key.path())) {
+                return Optional.of(chunk.getMeta_data());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * trino-parquet lower-cases the schema it parses, while the footer's column paths keep the writer's case; like
+     * trino-parquet, the first column that matches without regard to case wins.
+     */
+    private static boolean samePath(List<String> footerPath, List<String> path)
+    {
+        if (footerPath.size() != path.size()) {
+            return false;
+        }
+        for (int i = 0; i < path.size(); i++) {
+            if (!footerPath.get(i).equalsIgnoreCase(path.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * File offsets where something the footer describes begins.
+     */
+    private static TreeSet<Long> structureStarts(FileMetaData footer, long footerStart)
+    {
+        TreeSet<Long> starts = new TreeSet<>();
+        starts.add(footerStart);
+        if (footer.getRow_groups() == null) {
+            return starts;
+        }
+        for (RowGroup rowGroup : footer.getRow_groups()) {
+            for (ColumnChunk chunk : rowGroup.getColumns()) {
+                if (chunk.isSetColumn_index_offset()) {
+                    starts.add(chunk.getColumn_index_offset());
+                }
+                if (chunk.isSetOffset_index_offset()) {
+                    starts.add(chunk.getOffset_index_offset());
+                }
+                if (!chunk.isSetMeta_data()) {
+                    continue;
+                }
+                ColumnMetaData metadata = chunk.getMeta_data();
+                starts.add(metadata.getData_page_offset());
+                if (metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0) {
+                    starts.add(metadata.getDictionary_page_offset());
+                }
+                if (metadata.isSetBloom_filter_offset()) {
+                    starts.add(metadata.getBloom_filter_offset());
+                }
+            }
+        }
+        return starts;
+    }
+}

@@ -1,0 +1,47 @@
+package io.parquetbloom.metadata;
+
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.trino.parquet.metadata.ParquetMetadata;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A file's parsed footer plus the raw tail bytes it came from: writers such as Trino place the bloom filters right
+ * before the footer, so they are often already in the tail and cost no further GET.
+ *
+ * @param tailStart file offset of {@code tail[0]}
+ */
+public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata, long tailStart, byte[] tail)
+{
+    public ParquetFileMetadata
+    {
+        requireNonNull(object, "object is null");
+        requireNonNull(metadata, "metadata is null");
+        requireNonNull(tail, "tail is null");
+    }
+
+    /**
+     * File offset where the Thrift footer starts.
+     */
+    public long footerStart()
+    {
+        return object.size() - 8 - footerLength();
+    }
+
+    /**
+     * Length of the Thrift footer (without the trailing length and magic).
+     */
+    public int footerLength()
+    {
+        int n = tail.length;
+        return (tail[n - 8] & 0xFF) | (tail[n - 7] & 0xFF) << 8 | (tail[n - 6] & 0xFF) << 16 | (tail[n - 5] & 0xFF) << 24;
+    }
+
+    /**
+     * True when {@code [offset, offset + length)} lies in the bytes already read.
+     */
+    public boolean tailContains(long offset, long length)
+    {
+        return offset >= tailStart && offset + length <= tailStart + tail.length;
+    }
+}

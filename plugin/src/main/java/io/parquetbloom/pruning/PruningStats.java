@@ -1,0 +1,90 @@
+package io.parquetbloom.pruning;
+
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.metrics.Metric;
+
+import java.util.Map;
+
+import static com.google.common.collect.ImmutableMap.toImmutableMap;
+
+/**
+ * What pruning did for one reader: these counters become the page source's metrics, shown per table scan in
+ * {@code EXPLAIN ANALYZE VERBOSE}.
+ */
+public final class PruningStats
+{
+    private long rowGroupsTotal;
+    private long rowGroupsPrunedByStatistics;
+    private long rowGroupsPrunedByBloomFilter;
+    private long bloomFiltersProbed;
+    private long bloomFiltersUnusable;
+    private long bloomFilterBytesRead;
+
+    public void addRowGroups(long count)
+    {
+        rowGroupsTotal += count;
+    }
+
+    public void addPrunedByStatistics()
+    {
+        rowGroupsPrunedByStatistics++;
+    }
+
+    public void addPrunedByBloomFilter()
+    {
+        rowGroupsPrunedByBloomFilter++;
+    }
+
+    public void addBloomFilterProbed()
+    {
+        bloomFiltersProbed++;
+    }
+
+    public void addBloomFilterUnusable()
+    {
+        bloomFiltersUnusable++;
+    }
+
+    public void addBloomFilterBytesRead(long bytes)
+    {
+        bloomFilterBytesRead += bytes;
+    }
+
+    public long rowGroupsTotal()
+    {
+        return rowGroupsTotal;
+    }
+
+    public long rowGroupsPrunedByStatistics()
+    {
+        return rowGroupsPrunedByStatistics;
+    }
+
+    public long rowGroupsPrunedByBloomFilter()
+    {
+        return rowGroupsPrunedByBloomFilter;
+    }
+
+    public long bloomFiltersUnusable()
+    {
+        return bloomFiltersUnusable;
+    }
+
+    public long bloomFilterBytesRead()
+    {
+        return bloomFilterBytesRead;
+    }
+
+    public Map<String, Metric<?>> toMetrics()
+    {
+        return Map.of(
+                        "rowGroupsTotal", rowGroupsTotal,
+                        "rowGroupsPrunedByStatistics", rowGroupsPrunedByStatistics,
+                        "rowGroupsPrunedByBloomFilter", rowGroupsPrunedByBloomFilter,
+                        "bloomFiltersProbed", bloomFiltersProbed,
+                        "bloomFiltersUnusable", bloomFiltersUnusable,
+                        "bloomFilterBytesRead", bloomFilterBytesRead)
+                .entrySet().stream()
+                .collect(toImmutableMap(Map.Entry::getKey, entry -> new LongCount(entry.getValue())));
+    }
+}

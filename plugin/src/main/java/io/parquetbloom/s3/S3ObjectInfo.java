@@ -1,0 +1,15 @@
+package io.parquetbloom.s3;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * An object as listed: its size and ETag identify the version read, so caches never serve a rewritten object.
+ */
+public record S3ObjectInfo(S3Location location, long size, String etag)
+{
+    public S3ObjectInfo
+    {
+        requireNonNull(location, "location is null");
+        requireNonNull(etag, "etag is null");
+    }
+}

@@ -1,0 +1,172 @@
+package io.parquetbloom.s3;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.spi.TrinoException;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BUCKET_NOT_FOUND;
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_NOT_FOUND;
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ACCESS_DENIED;
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * All S3 I/O of the connector: listing, ranged GETs. Every request is counted in the caller's
+ * {@link S3RequestStats}; every failure becomes a {@link TrinoException} that names the object and never the
+ * credentials.
+ */
+public class S3ObjectStore
+{
+    private final S3Client client;
+
+    @Inject
+    public S3ObjectStore(S3Client client)
+    {
+        this.client = requireNonNull(client, "client is null");
+    }
+
+    /**
+     * Names of the "folders" directly below {@code prefix}, without the trailing slash.
+     */
+    public List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
+    {
+        S3Location folder = prefix.asPrefix();
+        ImmutableList.Builder<String> names = ImmutableList.builder();
+        list(folder, true, stats, response -> {
+            for (CommonPrefix common : response.commonPrefixes()) {
+                String name = common.prefix().substring(folder.key().length());
+                if (name.endsWith("/")) {
+                    name = name.substring(0, name.length() - 1);
+                }
+                if (!name.isEmpty()) {
+                    names.add(name);
+                }
+            }
+        });
+        return names.build();
+    }
+
+    /**
+     * Every object below {@code prefix}, recursively.
+     */
+    public List<S3ObjectInfo> listObjects(S3Location prefix, S3RequestStats stats)
+    {
+        S3Location folder = prefix.asPrefix();
+        ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+        list(folder, false, stats, response -> {
+            for (S3Object object : response.contents()) {
+                objects.add(new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())));
+            }
+        });
+        return objects.build();
+    }
+
+    private void list(S3Location folder, boolean delimited, S3RequestStats stats, Consumer<ListObjectsV2Response> pageConsumer)
+    {
+        String continuationToken = null;
+        do {
+            ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
+                    .bucket(folder.bucket())
+                    .prefix(folder.key())
+                    .continuationToken(continuationToken);
+            if (delimited) {
+                request.delimiter("/");
+            }
+            ListObjectsV2Response response;
+            try {
+                stats.recordList();
+                response = client.listObjectsV2(request.build());
+            }
+            catch (SdkException e) {
+                throw translate("list", folder, e);
+            }
+            pageConsumer.accept(response);
+            continuationToken = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
+        }
+        while (continuationToken != null);
+    }
+
+    /**
+     * Reads {@code length} bytes at {@code position} with one ranged GET.
+     */
+    public byte[] read(S3Location location, long position, int length, S3RequestStats stats)
+    {
+        if (length == 0) {
+            return new byte[0];
+        }
+        GetObjectRequest request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .range("bytes=%d-%d".formatted(position, position + length - 1))
+                .build();
+        byte[] bytes;
+        try {
+            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request);
+            bytes = response.asByteArrayUnsafe();
+        }
+        catch (SdkException e) {
+            stats.recordGet(0);
+            throw translate("read", location, e);
+        }
+        stats.recordGet(bytes.length);
+        if (bytes.length != length) {
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Short read of %s: asked for %d bytes at %d, got %d (object truncated or rewritten?)".formatted(location, length, position, bytes.length));
+        }
+        return bytes;
+    }
+
+    public static TrinoException translate(String action, S3Location location, SdkException e)
+    {
+        if (e instanceof NoSuchBucketException) {
+            return new TrinoException(PARQUET_BLOOM_BUCKET_NOT_FOUND, "Cannot %s %s: bucket %s does not exist".formatted(action, location, location.bucket()), e);
+        }
+        if (e instanceof NoSuchKeyException) {
+            return new TrinoException(PARQUET_BLOOM_OBJECT_NOT_FOUND, "Cannot %s %s: object not found".formatted(action, location), e);
+        }
+        if (e instanceof AwsServiceException service) {
+            String code = service.awsErrorDetails() != null ? service.awsErrorDetails().errorCode() : null;
+            int status = service.statusCode();
+            if (status == 403) {
+                return new TrinoException(PARQUET_BLOOM_S3_ACCESS_DENIED, "Access denied to %s (%s): check s3.aws-access-key, s3.aws-secret-key and the bucket policy".formatted(location, code), e);
+            }
+            if (status == 404 && "NoSuchBucket".equals(code)) {
+                return new TrinoException(PARQUET_BLOOM_BUCKET_NOT_FOUND, "Cannot %s %s: bucket %s does not exist".formatted(action, location, location.bucket()), e);
+            }
+            if (status == 404) {
+                return new TrinoException(PARQUET_BLOOM_OBJECT_NOT_FOUND, "Cannot %s %s: object not found".formatted(action, location), e);
+            }
+            if (status == 416) {
+                return new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot %s %s: range not satisfiable (object shorter than its metadata says)".formatted(action, location), e);
+            }
+            return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: S3 answered %d %s".formatted(action, location, status, code), e);
+        }
+        return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: %s".formatted(action, location, e.getMessage()), e);
+    }
+
+    private static String stripQuotes(String etag)
+    {
+        if (etag == null) {
+            return "";
+        }
+        if (etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")) {
+            return etag.substring(1, etag.length() - 1);
+        }
+        return etag;
+    }
+}

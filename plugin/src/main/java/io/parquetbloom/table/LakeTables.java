@@ -1,0 +1,185 @@
+package io.parquetbloom.table;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.parquetbloom.connector.ParquetBloomConfig;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The lake's layout: schemas are the first-level prefixes under the root location, tables the second-level ones,
+ * and every {@code *.parquet} object below a table prefix is table data. {@code key=value} folders are partitions;
+ * names starting with {@code _} or {@code .} are ignored. Trino names are lower case; folders are matched without
+ * regard to case.
+ */
+public class LakeTables
+{
+    private final S3ObjectStore store;
+    private final S3Location root;
+
+    @Inject
+    public LakeTables(ParquetBloomConfig config, S3ObjectStore store)
+    {
+        this.store = requireNonNull(store, "store is null");
+        this.root = S3Location.parse(config.getLocation()).asPrefix();
+    }
+
+    public S3Location root()
+    {
+        return root;
+    }
+
+    public List<String> listSchemas(S3RequestStats stats)
+    {
+        return visibleLowerCase(store.listChildPrefixes(root, stats));
+    }
+
+    public List<String> listTables(String schema, S3RequestStats stats)
+    {
+        return findFolder(root, schema, stats)
+                .map(folder -> visibleLowerCase(store.listChildPrefixes(folder, stats)))
+                .orElse(ImmutableList.of());
+    }
+
+    public boolean schemaExists(String schema, S3RequestStats stats)
+    {
+        return findFolder(root, schema, stats).isPresent();
+    }
+
+    public Optional<LakeTable> getTable(SchemaTableName name, S3RequestStats stats)
+    {
+        Optional<S3Location> schemaFolder = findFolder(root, name.getSchemaName(), stats);
+        if (schemaFolder.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<S3Location> tableFolder = findFolder(schemaFolder.get(), name.getTableName(), stats);
+        if (tableFolder.isEmpty()) {
+            return Optional.empty();
+        }
+        S3Location prefix = tableFolder.get().asPrefix();
+        List<S3ObjectInfo> objects = store.listObjects(prefix, stats);
+
+        List<String> partitionKeys = null;
+        String firstFile = null;
+        List<LakeFile> files = new ArrayList<>();
+        for (S3ObjectInfo object : objects) {
+            String relative = object.location().key().substring(prefix.key().length());
+            String[] segments = relative.split("/");
+            String fileName = segments[segments.length - 1];
+            if (!fileName.endsWith(".parquet") || hidden(segments)) {
+                continue;
+            }
+            Map<String, Optional<String>> partitions = new LinkedHashMap<>();
+            for (int i = 0; i < segments.length - 1; i++) {
+                int equals = segments[i].indexOf('=');
+                if (equals > 0) {
+                    String value = unescape(segments[i].substring(equals + 1));
+                    partitions.put(unescape(segments[i].substring(0, equals)).toLowerCase(Locale.ROOT),
+                            value.equals(PartitionValues.HIVE_DEFAULT_PARTITION) ? Optional.empty() : Optional.of(value));
+                }
+            }
+            List<String> keys = List.copyOf(partitions.keySet());
+            if (partitionKeys == null) {
+                partitionKeys = keys;
+                firstFile = object.location().toString();
+            }
+            else if (!partitionKeys.equals(keys)) {
+                throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Table %s: file %s has partition folders %s, but %s has %s".formatted(name, object.location(), keys, firstFile, partitionKeys));
+            }
+            files.add(new LakeFile(object, List.copyOf(partitions.values())));
+        }
+        if (partitionKeys == null) {
+            partitionKeys = List.of();
+        }
+
+        List<PartitionColumn> partitionColumns = new ArrayList<>();
+        for (int i = 0; i < partitionKeys.size(); i++) {
+            int index = i;
+            List<String> values = files.stream()
+                    .map(file -> file.partitionValues().get(index))
+                    .flatMap(Optional::stream)
+                    .distinct()
+                    .toList();
+            partitionColumns.add(new PartitionColumn(partitionKeys.get(i), PartitionValues.inferType(values)));
+        }
+        return Optional.of(new LakeTable(name, prefix, files, partitionColumns));
+    }
+
+    private Optional<S3Location> findFolder(S3Location parent, String name, S3RequestStats stats)
+    {
+        for (String child : store.listChildPrefixes(parent, stats)) {
+            if (!isHidden(child) && child.equalsIgnoreCase(name)) {
+                return Optional.of(parent.child(child).asPrefix());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> visibleLowerCase(List<String> names)
+    {
+        return names.stream()
+                .filter(name -> !isHidden(name))
+                .map(name -> name.toLowerCase(Locale.ROOT))
+                .distinct()
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    private static boolean hidden(String[] segments)
+    {
+        for (String segment : segments) {
+            if (isHidden(segment)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isHidden(String name)
+    {
+        return name.startsWith("_") || name.startsWith(".");
+    }
+
+    /**
+     * Hive escapes special characters in partition folder names as %XX.
+     */
+    static String unescape(String value)
+    {
+        if (value.indexOf('%') < 0) {
+            return value;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(value.length());
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '%' && i + 2 < value.length() && isHex(value.charAt(i + 1)) && isHex(value.charAt(i + 2))) {
+                bytes.write(Integer.parseInt(value.substring(i + 1, i + 3), 16));
+                i += 2;
+            }
+            else {
+                byte[] encoded = String.valueOf(c).getBytes(UTF_8);
+                bytes.write(encoded, 0, encoded.length);
+            }
+        }
+        return bytes.toString(UTF_8);
+    }
+
+    private static boolean isHex(char c)
+    {
+        return Character.digit(c, 16) >= 0;
+    }
+}

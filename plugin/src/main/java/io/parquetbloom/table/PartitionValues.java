@@ -1,0 +1,69 @@
+package io.parquetbloom.table;
+
+import io.airlift.slice.Slices;
+import io.trino.spi.type.Type;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+
+/**
+ * Partition folder values: the type of a partition column is the narrowest of BIGINT, DATE, VARCHAR that every value
+ * of the table parses as, so all files of a table agree.
+ */
+public final class PartitionValues
+{
+    public static final String HIVE_DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
+    private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,18}");
+    private static final Pattern DATE_PATTERN = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}");
+
+    private PartitionValues() {}
+
+    public static Type inferType(Collection<String> values)
+    {
+        if (!values.isEmpty() && values.stream().allMatch(value -> INTEGER.matcher(value).matches())) {
+            return BIGINT;
+        }
+        if (!values.isEmpty() && values.stream().allMatch(PartitionValues::isDate)) {
+            return DATE;
+        }
+        return VARCHAR;
+    }
+
+    /**
+     * The value in Trino's native representation, or null for the default (NULL) partition.
+     */
+    public static Object toNativeValue(Type type, Optional<String> value)
+    {
+        if (value.isEmpty()) {
+            return null;
+        }
+        if (type.equals(BIGINT)) {
+            return Long.parseLong(value.get());
+        }
+        if (type.equals(DATE)) {
+            return LocalDate.parse(value.get()).toEpochDay();
+        }
+        return Slices.utf8Slice(value.get());
+    }
+
+    private static boolean isDate(String value)
+    {
+        if (!DATE_PATTERN.matcher(value).matches()) {
+            return false;
+        }
+        try {
+            LocalDate.parse(value);
+            return true;
+        }
+        catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.parquetbloom.tests;
+
+import io.trino.execution.QueryInfo;
+import io.trino.operator.OperatorStats;
+import io.trino.spi.QueryId;
+import io.trino.spi.metrics.Metric;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.plugin.base.metrics.LongCount;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The connector metrics of a finished query, summed over its table scan operators.
+ */
+public record QueryMetrics(Map<String, Long> counts)
+{
+    public static QueryMetrics of(DistributedQueryRunner runner, QueryId queryId)
+    {
+        QueryInfo info = runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId);
+        Map<String, Long> counts = new HashMap<>();
+        for (OperatorStats operator : info.getQueryStats().getOperatorSummaries()) {
+            for (Map.Entry<String, Metric<?>> entry : operator.getConnectorMetrics().getMetrics().entrySet()) {
+                if (entry.getValue() instanceof LongCount count) {
+                    counts.merge(entry.getKey(), count.getTotal(), Long::sum);
+                }
+            }
+        }
+        return new QueryMetrics(counts);
+    }
+
+    public long get(String name)
+    {
+        return counts.getOrDefault(name, 0L);
+    }
+
+    public long rowGroupsTotal()
+    {
+        return get("rowGroupsTotal");
+    }
+
+    public long prunedByStatistics()
+    {
+        return get("rowGroupsPrunedByStatistics");
+    }
+
+    public long prunedByBloomFilter()
+    {
+        return get("rowGroupsPrunedByBloomFilter");
+    }
+
+    public long filtersUnusable()
+    {
+        return get("bloomFiltersUnusable");
+    }
+
+    public long getRequests()
+    {
+        return get("s3GetRequests");
+    }
+
+    public long surviving()
+    {
+        return rowGroupsTotal() - prunedByStatistics() - prunedByBloomFilter();
+    }
+}

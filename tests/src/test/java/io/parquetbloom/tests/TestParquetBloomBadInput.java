@@ -1,0 +1,183 @@
+package io.parquetbloom.tests;
+
+import io.trino.Session;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+import static io.parquetbloom.tests.TestingLake.tableKey;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Damaged files, filters and settings: each gives correct rows (fail open) or a clear error naming the object or
+ * the property, and never takes the worker down.
+ */
+final class TestParquetBloomBadInput
+        extends AbstractTestQueryFramework
+{
+    private static final Path PARQUET_TESTING = Path.of(System.getProperty("parquetbloom.testdata", "../../shared/testdata/parquet-testing"));
+    private static final String WRONG_SECRET = "wrong-secret-never-to-be-printed";
+
+    private final TestingLake lake = new TestingLake();
+    private List<TelemetryRow> sample;
+    private List<String> badDataTables;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        Path work = Files.createTempDirectory("parquet-bloom-bad");
+        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        try (S3Client client = s3.client()) {
+            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
+            lake.writeEvents(client, work);
+            sample = lake.events().subList(0, 2 * TestingLake.ROWS_PER_ROW_GROUP);
+            byte[] good = TestingLake.eventsFileBytes(work, "good.parquet", sample);
+            TestingLake.upload(client, BadFiles.corruptFooter(good), tableKey("bad", "corrupt_footer", "part-00000.parquet"));
+            TestingLake.upload(client, BadFiles.truncated(good), tableKey("bad", "truncated", "part-00000.parquet"));
+            TestingLake.upload(client, BadFiles.bloomOffsetPastEnd(good, "device_id"), tableKey("bad", "bloom_offset_past_end", "part-00000.parquet"));
+            TestingLake.upload(client, BadFiles.unknownAlgorithm(good, "device_id"), tableKey("bad", "unknown_algorithm", "part-00000.parquet"));
+
+            Path badData = PARQUET_TESTING.resolve("bad_data");
+            try (Stream<Path> files = Files.list(badData)) {
+                badDataTables = files.filter(file -> file.toString().endsWith(".parquet")).sorted().map(file -> {
+                    String table = file.getFileName().toString().replace(".parquet", "").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+                    TestingLake.upload(client, file, tableKey("bad_data", table, "data.parquet"));
+                    return table;
+                }).toList();
+            }
+            TestingLake.upload(client, PARQUET_TESTING.resolve("data/data_index_bloom_encoding_stats.parquet"), tableKey("external", "bloom_stats", "data.parquet"));
+            TestingLake.upload(client, PARQUET_TESTING.resolve("data/data_index_bloom_encoding_with_length.parquet"), tableKey("external", "bloom_with_length", "data.parquet"));
+        }
+        DistributedQueryRunner runner = ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
+        runner.createCatalog("lake_bad_credentials", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, WRONG_SECRET, TestingLake.ROOT));
+        runner.createCatalog("lake_missing_bucket", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, "s3://no-such-bucket/warehouse/"));
+        return runner;
+    }
+
+    @Test
+    void corruptFooterNamesTheObject()
+    {
+        assertThat(query("SELECT count(*) FROM lake.bad.corrupt_footer WHERE seq = 1"))
+                .failure()
+                .hasMessageContaining("s3://lake/warehouse/bad/corrupt_footer/part-00000.parquet")
+                .hasMessageContaining("corrupt footer");
+    }
+
+    @Test
+    void truncatedObjectNamesTheObject()
+    {
+        assertThat(query("SELECT * FROM lake.bad.truncated"))
+                .failure()
+                .hasMessageContaining("s3://lake/warehouse/bad/truncated/part-00000.parquet")
+                .hasMessageContaining("not a Parquet file");
+    }
+
+    @Test
+    void bloomFilterOffsetPastEndOfFileFailsOpen()
+    {
+        assertFailsOpen("bloom_offset_past_end");
+    }
+
+    @Test
+    void unknownAlgorithmFailsOpen()
+    {
+        assertFailsOpen("unknown_algorithm");
+    }
+
+    private void assertFailsOpen(String table)
+    {
+        for (TelemetryRow target : List.of(sample.get(3), sample.get(4_000))) {
+            long expected = sample.stream().filter(row -> row.deviceId().equals(target.deviceId())).count();
+            DistributedQueryRunner runner = getDistributedQueryRunner();
+            var result = runner.executeWithPlan(getSession(), "SELECT count(*) FROM lake.bad.%s WHERE device_id = '%s'".formatted(table, target.deviceId()));
+            assertThat(result.result().getOnlyValue()).isEqualTo(expected);
+            QueryMetrics metrics = QueryMetrics.of(runner, result.queryId());
+            assertThat(metrics.filtersUnusable()).isEqualTo(2);
+            assertThat(metrics.prunedByBloomFilter()).isZero();
+        }
+        // the other columns' filters are intact and still prune (statistics pruning off, so only filters can)
+        DistributedQueryRunner runner = getDistributedQueryRunner();
+        Session bloomOnly = Session.builder(getSession())
+                .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
+                .build();
+        var result = runner.executeWithPlan(bloomOnly, "SELECT count(*) FROM lake.bad.%s WHERE trace_id = 'not-a-trace'".formatted(table));
+        assertThat(result.result().getOnlyValue()).isEqualTo(0L);
+        assertThat(QueryMetrics.of(runner, result.queryId()).prunedByBloomFilter()).isEqualTo(2);
+    }
+
+    @Test
+    void wrongCredentialsGiveAClearErrorWithoutTheSecret()
+    {
+        assertThat(query("SHOW SCHEMAS FROM lake_bad_credentials"))
+                .failure()
+                .hasMessageContaining("Access denied to s3://lake/warehouse/")
+                .hasMessageContaining("s3.aws-secret-key")
+                .satisfies(failure -> assertThat(failure).hasStackTraceContaining("Access denied").satisfies(e -> assertThat(stackTrace(e)).doesNotContain(WRONG_SECRET)));
+    }
+
+    @Test
+    void missingBucketGivesAClearError()
+    {
+        assertThat(query("SHOW TABLES FROM lake_missing_bucket.telemetry"))
+                .failure()
+                .hasMessageContaining("bucket no-such-bucket does not exist");
+    }
+
+    @Test
+    void malformedParquetTestingFilesNeverCrashTheWorker()
+    {
+        assertThat(badDataTables).isNotEmpty();
+        for (String table : badDataTables) {
+            try {
+                computeActual("SELECT * FROM lake.bad_data." + table);
+            }
+            catch (RuntimeException e) {
+                // a failure must name what failed
+                assertThat(stackTrace(e)).as(table).containsAnyOf("s3://lake/warehouse/bad_data/" + table, "Parquet");
+            }
+        }
+        assertThat(computeScalar("SELECT count(*) FROM lake.telemetry.no_filters")).isEqualTo(2L * TestingLake.ROWS_PER_ROW_GROUP);
+    }
+
+    @Test
+    void filtersOfOtherWritersWithAndWithoutLength()
+    {
+        for (String table : List.of("bloom_stats", "bloom_with_length")) {
+            String column = (String) computeActual("SHOW COLUMNS FROM lake.external." + table).getMaterializedRows().getFirst().getField(0);
+            List<Object> values = computeActual("SELECT DISTINCT %s FROM lake.external.%s WHERE %s IS NOT NULL".formatted(column, table, column)).getOnlyColumnAsSet().stream().toList();
+            assertThat(values).isNotEmpty();
+            Session noPruning = Session.builder(getSession())
+                    .setCatalogSessionProperty("lake", "bloom_filter_enabled", "false")
+                    .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
+                    .build();
+            for (Object value : values) {
+                String sql = "SELECT count(*) FROM lake.external.%s WHERE %s = '%s'".formatted(table, column, value.toString().replace("'", "''"));
+                assertThat(computeScalar(sql)).as(sql).isEqualTo(computeScalar(noPruning, sql)).isNotEqualTo(0L);
+            }
+            Session bloomOnly = Session.builder(getSession())
+                    .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
+                    .build();
+            var result = getDistributedQueryRunner().executeWithPlan(bloomOnly, "SELECT count(*) FROM lake.external.%s WHERE %s = 'certainly absent value'".formatted(table, column));
+            assertThat(result.result().getOnlyValue()).isEqualTo(0L);
+            QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), result.queryId());
+            assertThat(metrics.prunedByBloomFilter()).as("%s %s", table, metrics.counts()).isEqualTo(1);
+        }
+    }
+
+    private static String stackTrace(Throwable throwable)
+    {
+        java.io.StringWriter writer = new java.io.StringWriter();
+        throwable.printStackTrace(new java.io.PrintWriter(writer));
+        return writer.toString();
+    }
+
+}

@@ -1,0 +1,257 @@
+package io.parquetbloom.tests;
+
+import io.trino.Session;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * End to end through a real Trino (coordinator + worker) and a real S3 server: results against an in-memory oracle
+ * of the generated rows, and pruning counters and S3 GETs from the page sources' metrics.
+ */
+final class TestParquetBloomConnector
+        extends AbstractTestQueryFramework
+{
+    private static final int FILES = 2 * TestingLake.FILES_PER_REGION;
+    private static final int ROW_GROUPS = FILES * TestingLake.ROW_GROUPS_PER_FILE;
+
+    private final TestingLake lake = new TestingLake();
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        Path work = Files.createTempDirectory("parquet-bloom-it");
+        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        try (S3Client client = s3.client()) {
+            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
+            lake.writeEvents(client, work);
+        }
+        return ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
+    }
+
+    @Test
+    void catalogShowsTheLake()
+    {
+        assertThat(computeActual("SHOW SCHEMAS FROM lake").getOnlyColumnAsSet()).contains("telemetry");
+        assertThat(computeActual("SHOW TABLES FROM lake.telemetry").getOnlyColumnAsSet()).contains("events", "no_filters");
+        MaterializedResult describe = computeActual("DESCRIBE lake.telemetry.events");
+        assertThat(describe.getMaterializedRows().stream().map(row -> row.getField(0) + " " + row.getField(1)).toList()).containsExactly(
+                "device_id varchar",
+                "trace_id varchar",
+                "seq bigint",
+                "reading double",
+                "small smallint",
+                "code integer",
+                "price decimal(9,2)",
+                "amount decimal(20,4)",
+                "day date",
+                "event_ts timestamp(6)",
+                "event_ts_utc timestamp(3) with time zone",
+                "tag uuid",
+                "ratio real",
+                "payload varbinary",
+                "note varchar",
+                "region varchar");
+        assertThat((String) computeScalar("SHOW CREATE TABLE lake.telemetry.events")).contains("CREATE TABLE lake.telemetry.events", "device_id varchar", "region varchar");
+        assertThat(computeScalar("SELECT count(*) FROM lake.information_schema.columns WHERE table_schema = 'telemetry' AND table_name = 'events'")).isEqualTo(16L);
+        assertThat(computeScalar("SELECT count(*) FROM events")).isEqualTo((long) lake.events().size());
+    }
+
+    @Test
+    void writesAreRejected()
+    {
+        assertThat(query("INSERT INTO events (seq) VALUES (1)")).failure().hasMessageContaining("does not support");
+        assertThat(query("CREATE TABLE lake.telemetry.t (x bigint)")).failure().hasMessageContaining("does not support");
+    }
+
+    @Test
+    void presentKeyLookup()
+    {
+        TelemetryRow target = lake.events().get(4321);
+        List<TelemetryRow> expected = oracle(row -> row.deviceId().equals(target.deviceId()));
+        String sql = "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId());
+        Result result = run(getSession(), sql);
+        assertThat(result.seqs(0)).isEqualTo(expected.stream().map(TelemetryRow::seq).collect(Collectors.toSet()));
+        assertThat(result.rows().getRowCount()).isEqualTo(expected.size());
+
+        long rowGroupsWithKey = rowGroupsHolding(row -> row.deviceId().equals(target.deviceId()));
+        assertThat(result.metrics().rowGroupsTotal()).isEqualTo(ROW_GROUPS);
+        assertThat(result.metrics().surviving()).isBetween(rowGroupsWithKey, rowGroupsWithKey + 2);
+        // per file one tail read and one read of its filters; then the 3 read columns of surviving row groups
+        assertThat(result.metrics().getRequests()).isLessThanOrEqualTo(2L * FILES + 3 * result.metrics().surviving());
+
+        // the same query without any pruning returns the same rows
+        assertThat(run(noPruning(), sql).rows().getMaterializedRows()).containsExactlyInAnyOrderElementsOf(result.rows().getMaterializedRows());
+    }
+
+    @Test
+    void absentKeyReadsNoColumnChunkOfExcludedRowGroups()
+    {
+        // inside every row group's min/max range, so only the bloom filters can exclude it
+        String absent = new UUID(0x8123456789abcdefL, 42).toString();
+        Result result = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
+        assertThat(result.rows().getOnlyValue()).isEqualTo(0L);
+        assertThat(result.metrics().rowGroupsTotal()).isEqualTo(ROW_GROUPS);
+        assertThat(result.metrics().prunedByBloomFilter()).isGreaterThanOrEqualTo(ROW_GROUPS - 2);
+        // footer + filters per file, and one chunk (device_id) per false-positive row group
+        assertThat(result.metrics().getRequests()).isLessThanOrEqualTo(2L * FILES + result.metrics().surviving());
+
+        Result unpruned = run(noPruning(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
+        assertThat(unpruned.rows().getOnlyValue()).isEqualTo(0L);
+        assertThat(unpruned.metrics().prunedByBloomFilter()).isZero();
+        // the reader coalesces a file's chunks into one GET, so the saving shows in bytes
+        assertThat(unpruned.metrics().get("s3BytesRead")).isGreaterThan(3 * result.metrics().get("s3BytesRead"));
+    }
+
+    @Test
+    void inLists()
+    {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int size : new int[] {1, 10, 1_000, 10_000}) {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                keys.add(i % 2 == 0 ? lake.devices().get(random.nextInt(lake.devices().size())) : new UUID(random.nextLong(), random.nextLong()).toString());
+            }
+            Set<String> keySet = Set.copyOf(keys);
+            List<TelemetryRow> expected = oracle(row -> keySet.contains(row.deviceId()));
+            String sql = "SELECT count(*), coalesce(sum(seq %% 1000), 0) FROM events WHERE device_id IN (%s)".formatted(
+                    keys.stream().map(key -> "'" + key + "'").collect(Collectors.joining(",")));
+            Result result = run(getSession(), sql);
+            MaterializedRow row = result.rows().getMaterializedRows().getFirst();
+            assertThat(row.getField(0)).as("IN of %d", size).isEqualTo((long) expected.size());
+            assertThat(row.getField(1)).as("IN of %d", size).isEqualTo(expected.stream().mapToLong(value -> value.seq() % 1000).sum());
+            long holding = rowGroupsHolding(value -> keySet.contains(value.deviceId()));
+            assertThat(result.metrics().surviving()).as("IN of %d", size).isGreaterThanOrEqualTo(holding);
+            if (size <= 10) {
+                assertThat(result.metrics().prunedByBloomFilter()).as("IN of %d", size).isGreaterThan(0);
+            }
+        }
+    }
+
+    @Test
+    void nullHandling()
+    {
+        long nulls = oracle(row -> row.note() == null).size();
+        assertThat(computeScalar("SELECT count(*) FROM events WHERE note IS NULL")).isEqualTo(nulls);
+        TelemetryRow target = lake.events().stream().filter(row -> row.note() != null).skip(100).findFirst().orElseThrow();
+        long expected = oracle(row -> row.note() == null || row.note().equals(target.note())).size();
+        Result result = run(getSession(), "SELECT count(*) FROM events WHERE note = '%s' OR note IS NULL".formatted(target.note()));
+        assertThat(result.rows().getOnlyValue()).isEqualTo(expected);
+        // every row group has NULL notes, so a filter cannot exclude any of them
+        assertThat(result.metrics().prunedByBloomFilter()).isZero();
+        assertThat(computeScalar("SELECT count(*) FROM events WHERE note = '%s'".formatted(target.note())))
+                .isEqualTo((long) oracle(row -> target.note().equals(row.note())).size());
+    }
+
+    @Test
+    void everyTypeFindsItsRowAndPrunesAbsentValues()
+    {
+        TelemetryRow target = lake.events().get(27_182);
+        DateTimeFormatter timestamp = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+        assertLookup("trace_id = '%s'".formatted(target.traceId()), row -> row.traceId().equals(target.traceId()), "trace_id = 'ffffffffffffffffffffffffffffffff'");
+        assertLookup("seq = %d".formatted(target.seq()), row -> row.seq() == target.seq(), "seq = 12345");
+        assertLookup("reading = DOUBLE '%s'".formatted(target.reading()), row -> row.reading() == target.reading(), "reading = DOUBLE '123.0001'");
+        assertLookup("small = SMALLINT '%d'".formatted(target.small()), row -> row.small() == target.small(), null);
+        assertLookup("code = %d".formatted(target.code()), row -> row.code() == target.code(), "code = 7");
+        assertLookup("price = DECIMAL '%s'".formatted(target.price().toPlainString()), row -> row.price().equals(target.price()), "price = DECIMAL '0.01'");
+        assertLookup("amount = DECIMAL '%s'".formatted(target.amount().toPlainString()), row -> row.amount().equals(target.amount()), "amount = DECIMAL '1.0001'");
+        assertLookup("day = DATE '%s'".formatted(target.day()), row -> row.day().equals(target.day()), null);
+        assertLookup("event_ts = TIMESTAMP '%s'".formatted(target.eventTs().format(timestamp)), row -> row.eventTs().equals(target.eventTs()), "event_ts = TIMESTAMP '2024-06-01 00:00:00.000001'");
+        assertLookup("event_ts_utc = from_unixtime_nanos(%d * 1000000) AT TIME ZONE 'UTC'".formatted(target.eventTsMillisUtc()), row -> row.eventTsMillisUtc() == target.eventTsMillisUtc(), null);
+        assertLookup("tag = UUID '%s'".formatted(target.tag()), row -> row.tag().equals(target.tag()), "tag = UUID '00000000-0000-0000-0000-000000000001'");
+        assertLookup("ratio = REAL '%s'".formatted(target.ratio()), row -> row.ratio() == target.ratio(), "ratio = REAL '0.123'");
+        assertLookup("payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload())), row -> java.util.Arrays.equals(row.payload(), target.payload()), "payload = X'00112233445566778899'");
+    }
+
+    private void assertLookup(String predicate, Predicate<TelemetryRow> oraclePredicate, String absentPredicate)
+    {
+        Result result = run(getSession(), "SELECT seq FROM events WHERE " + predicate);
+        assertThat(result.seqs(0)).as(predicate).isEqualTo(oracle(oraclePredicate).stream().map(TelemetryRow::seq).collect(Collectors.toSet()));
+        assertThat(result.seqs(0)).as(predicate).isNotEmpty();
+        if (absentPredicate != null) {
+            Result absent = run(getSession(), "SELECT count(*) FROM events WHERE " + absentPredicate);
+            assertThat(absent.rows().getOnlyValue()).as(absentPredicate).isEqualTo(0L);
+            assertThat(absent.metrics().prunedByBloomFilter() + absent.metrics().prunedByStatistics()).as(absentPredicate).isGreaterThanOrEqualTo(ROW_GROUPS - 2);
+        }
+    }
+
+    @Test
+    void partitionPruning()
+    {
+        TelemetryRow target = lake.events().stream().filter(row -> row.region().equals("us")).findFirst().orElseThrow();
+        Result result = run(getSession(), "SELECT count(*) FROM events WHERE region = 'us' AND device_id = '%s'".formatted(target.deviceId()));
+        assertThat(result.rows().getOnlyValue()).isEqualTo((long) oracle(row -> row.region().equals("us") && row.deviceId().equals(target.deviceId())).size());
+        assertThat(result.metrics().rowGroupsTotal()).isEqualTo(ROW_GROUPS / 2);
+        assertThat(computeScalar("SELECT count(*) FROM events WHERE region = 'eu'")).isEqualTo((long) oracle(row -> row.region().equals("eu")).size());
+    }
+
+    @Test
+    void tableWithoutFilters()
+    {
+        TelemetryRow target = lake.events().get(10);
+        Result result = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id = '%s'".formatted(target.deviceId()));
+        long expected = lake.events().subList(0, 2 * TestingLake.ROWS_PER_ROW_GROUP).stream().filter(row -> row.deviceId().equals(target.deviceId())).count();
+        assertThat(result.rows().getOnlyValue()).isEqualTo(expected);
+        assertThat(result.metrics().prunedByBloomFilter()).isZero();
+        assertThat(result.metrics().filtersUnusable()).isZero();
+    }
+
+    private record Result(MaterializedResult rows, QueryMetrics metrics)
+    {
+        Set<Long> seqs(int column)
+        {
+            return rows.getMaterializedRows().stream().map(row -> (Long) row.getField(column)).collect(Collectors.toSet());
+        }
+    }
+
+    private Result run(Session session, String sql)
+    {
+        DistributedQueryRunner runner = getDistributedQueryRunner();
+        var result = runner.executeWithPlan(session, sql);
+        return new Result(result.result(), QueryMetrics.of(runner, result.queryId()));
+    }
+
+    private Session noPruning()
+    {
+        return Session.builder(getSession())
+                .setCatalogSessionProperty("lake", "bloom_filter_enabled", "false")
+                .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
+                .build();
+    }
+
+    private List<TelemetryRow> oracle(Predicate<TelemetryRow> predicate)
+    {
+        return lake.events().stream().filter(predicate).toList();
+    }
+
+    private long rowGroupsHolding(Predicate<TelemetryRow> predicate)
+    {
+        List<TelemetryRow> events = lake.events();
+        long count = 0;
+        for (int start = 0; start < events.size(); start += TestingLake.ROWS_PER_ROW_GROUP) {
+            if (events.subList(start, start + TestingLake.ROWS_PER_ROW_GROUP).stream().anyMatch(predicate)) {
+                count++;
+            }
+        }
+        return count;
+    }
+}

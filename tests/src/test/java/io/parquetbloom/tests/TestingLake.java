@@ -1,0 +1,233 @@
+package io.parquetbloom.tests;
+
+import com.google.common.collect.ImmutableList;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+/**
+ * Writes the integration test lake into S3: {@code s3://BUCKET/warehouse/SCHEMA/TABLE/...}. Keys are unsorted
+ * UUIDs drawn from a pool, so every row group's min/max spans the key space and only bloom filters can prune.
+ */
+public final class TestingLake
+{
+    public static final String BUCKET = "lake";
+    public static final String ROOT = "s3://" + BUCKET + "/warehouse/";
+    public static final int FILES_PER_REGION = 2;
+    public static final int ROW_GROUPS_PER_FILE = 4;
+    public static final int ROWS_PER_ROW_GROUP = 2_500;
+    public static final int DEVICES = 8_000;
+
+    static final MessageType EVENTS_SCHEMA = MessageTypeParser.parseMessageType("""
+            message events {
+              required binary device_id (STRING);
+              required binary trace_id (STRING);
+              required int64 seq;
+              required double reading;
+              required int32 small (INTEGER(16,true));
+              required int32 code;
+              required int32 price (DECIMAL(9,2));
+              required fixed_len_byte_array(9) amount (DECIMAL(20,4));
+              required int32 day (DATE);
+              required int64 event_ts (TIMESTAMP(MICROS,false));
+              required int64 event_ts_utc (TIMESTAMP(MILLIS,true));
+              required fixed_len_byte_array(16) tag (UUID);
+              required float ratio;
+              required binary payload;
+              optional binary note (STRING);
+            }
+            """);
+
+    private final List<TelemetryRow> events = new ArrayList<>();
+    private final List<String> devices = new ArrayList<>();
+
+    public List<TelemetryRow> events()
+    {
+        return events;
+    }
+
+    public List<String> devices()
+    {
+        return devices;
+    }
+
+    public static String tableKey(String schema, String table, String file)
+    {
+        return "warehouse/%s/%s/%s".formatted(schema, table, file);
+    }
+
+    /**
+     * Generates and uploads {@code telemetry.events} (parquet-java, bloom filters on every column, partitioned by
+     * {@code region}) and {@code telemetry.no_filters}.
+     */
+    public void writeEvents(S3Client s3, Path workDirectory)
+    {
+        SplittableRandom random = new SplittableRandom(20261202);
+        for (int i = 0; i < DEVICES; i++) {
+            devices.add(new UUID(random.nextLong(), random.nextLong()).toString());
+        }
+        int fileNumber = 0;
+        for (String region : List.of("eu", "us")) {
+            for (int file = 0; file < FILES_PER_REGION; file++) {
+                List<TelemetryRow> rows = new ArrayList<>();
+                for (int i = 0; i < ROW_GROUPS_PER_FILE * ROWS_PER_ROW_GROUP; i++) {
+                    rows.add(randomRow(region, random));
+                }
+                events.addAll(rows);
+                Path local = workDirectory.resolve("events-%d.parquet".formatted(fileNumber));
+                writeEventsFile(local, rows, true);
+                upload(s3, local, tableKey("telemetry", "events", "region=%s/part-%05d.parquet".formatted(region, fileNumber)));
+                fileNumber++;
+            }
+        }
+        // the same shape without any bloom filter
+        Path local = workDirectory.resolve("no-filters.parquet");
+        writeEventsFile(local, events.subList(0, 2 * ROWS_PER_ROW_GROUP), false);
+        upload(s3, local, tableKey("telemetry", "no_filters", "part-00000.parquet"));
+    }
+
+    private TelemetryRow randomRow(String region, SplittableRandom random)
+    {
+        long micros = random.nextLong(1_700_000_000_000_000L, 1_760_000_000_000_000L);
+        return new TelemetryRow(
+                region,
+                devices.get(random.nextInt(devices.size())),
+                HexFormat.of().formatHex(ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array()),
+                random.nextLong(),
+                Math.round(random.nextDouble(0, 500) * 1000) / 1000.0 + 0.0005,
+                (short) random.nextInt(-30_000, 30_000),
+                random.nextInt(),
+                BigDecimal.valueOf(random.nextLong(-99_999_999, 100_000_000), 2),
+                BigDecimal.valueOf(random.nextLong(), 4),
+                LocalDate.ofEpochDay(random.nextInt(18_000, 21_000)),
+                LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000), (int) Math.floorMod(micros, 1_000_000) * 1000, ZoneOffset.UTC),
+                random.nextLong(1_700_000_000_000L, 1_760_000_000_000L),
+                new UUID(random.nextLong(), random.nextLong()),
+                (float) (random.nextInt(1, 1_000_000) / 1024.0),
+                randomBytes(random, random.nextInt(1, 24)),
+                random.nextInt(10) == 0 ? null : "note-" + random.nextInt(1_000_000));
+    }
+
+    static void writeEventsFile(Path file, List<TelemetryRow> rows, boolean bloomFilters)
+    {
+        try {
+            Files.deleteIfExists(file);
+            ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
+                    .withType(EVENTS_SCHEMA)
+                    .withConf(new Configuration(false))
+                    .withRowGroupRowCountLimit(ROWS_PER_ROW_GROUP)
+                    .withRowGroupSize(256L * 1024 * 1024)
+                    // parquet-java writes no filter for all-dictionary chunks
+                    .withDictionaryEncoding(false);
+            if (bloomFilters) {
+                for (org.apache.parquet.schema.Type field : EVENTS_SCHEMA.getFields()) {
+                    builder.withBloomFilterEnabled(field.getName(), true)
+                            .withBloomFilterNDV(field.getName(), ROWS_PER_ROW_GROUP)
+                            .withBloomFilterFPP(field.getName(), 0.01);
+                }
+            }
+            SimpleGroupFactory groups = new SimpleGroupFactory(EVENTS_SCHEMA);
+            try (ParquetWriter<Group> writer = builder.build()) {
+                for (TelemetryRow row : rows) {
+                    Group group = groups.newGroup()
+                            .append("device_id", row.deviceId())
+                            .append("trace_id", row.traceId())
+                            .append("seq", row.seq())
+                            .append("reading", row.reading())
+                            .append("small", (int) row.small())
+                            .append("code", row.code())
+                            .append("price", row.price().unscaledValue().intValueExact())
+                            .append("amount", Binary.fromConstantByteArray(signExtend(row.amount().unscaledValue(), 9)))
+                            .append("day", (int) row.day().toEpochDay())
+                            .append("event_ts", row.eventTs().toEpochSecond(ZoneOffset.UTC) * 1_000_000 + row.eventTs().getNano() / 1000)
+                            .append("event_ts_utc", row.eventTsMillisUtc())
+                            .append("tag", Binary.fromConstantByteArray(uuidBytes(row.tag())))
+                            .append("ratio", row.ratio())
+                            .append("payload", Binary.fromConstantByteArray(row.payload()));
+                    if (row.note() != null) {
+                        group.append("note", row.note());
+                    }
+                    writer.write(group);
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A valid file of {@code rows} with bloom filters, as bytes (for damaging copies).
+     */
+    public static byte[] eventsFileBytes(Path workDirectory, String name, List<TelemetryRow> rows)
+    {
+        Path file = workDirectory.resolve(name);
+        writeEventsFile(file, rows, true);
+        try {
+            return Files.readAllBytes(file);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void upload(S3Client s3, Path file, String key)
+    {
+        s3.putObject(request -> request.bucket(BUCKET).key(key), RequestBody.fromFile(file));
+    }
+
+    public static void upload(S3Client s3, byte[] bytes, String key)
+    {
+        s3.putObject(request -> request.bucket(BUCKET).key(key), RequestBody.fromBytes(bytes));
+    }
+
+    static byte[] uuidBytes(UUID uuid)
+    {
+        return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array();
+    }
+
+    static byte[] signExtend(BigInteger value, int length)
+    {
+        byte[] minimal = value.toByteArray();
+        byte[] result = new byte[length];
+        java.util.Arrays.fill(result, 0, length - minimal.length, value.signum() < 0 ? (byte) -1 : 0);
+        System.arraycopy(minimal, 0, result, length - minimal.length, minimal.length);
+        return result;
+    }
+
+    private static byte[] randomBytes(SplittableRandom random, int length)
+    {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    static List<String> regions()
+    {
+        return ImmutableList.of("eu", "us");
+    }
+}
