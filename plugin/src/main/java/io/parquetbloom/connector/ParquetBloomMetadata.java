@@ -146,6 +146,14 @@ public class ParquetBloomMetadata
                 false));
     }
 
+    /**
+     * Listing and schema requests of this transaction, reported by the split source.
+     */
+    public S3RequestStats requestStats()
+    {
+        return stats;
+    }
+
     public Optional<LakeTable> table(SchemaTableName name)
     {
         return tables.computeIfAbsent(name, key -> lakeTables.getTable(key, stats));

@@ -50,11 +50,12 @@ public class ParquetBloomSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle connectorTable, Set<ColumnHandle> dynamicFilterColumns, Constraint constraint)
     {
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
-        LakeTable lakeTable = transactionManager.get(transaction).table(table.schemaTableName())
+        ParquetBloomMetadata metadata = transactionManager.get(transaction);
+        LakeTable lakeTable = metadata.table(table.schemaTableName())
                 .orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(table.schemaTableName())));
         TupleDomain<ParquetBloomColumnHandle> tableConstraint = table.constraint();
         if (tableConstraint.isNone()) {
-            return new ParquetBloomSplitSource(ImmutableList.of(), 0);
+            return new ParquetBloomSplitSource(ImmutableList.of(), 0, metadata.requestStats());
         }
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         for (LakeFile file : lakeTable.files()) {
@@ -70,7 +71,7 @@ public class ParquetBloomSplitManager
                 splits.add(new ParquetBloomSplit(file.object().location().toString(), size, file.object().etag(), start, Math.min(maxSplitSize, size - start), partitionValues));
             }
         }
-        return new ParquetBloomSplitSource(splits.build(), dynamicFilterWaitMillis);
+        return new ParquetBloomSplitSource(splits.build(), dynamicFilterWaitMillis, metadata.requestStats());
     }
 
     private static boolean partitionMatches(List<PartitionColumn> partitionColumns, Map<String, Optional<String>> values, TupleDomain<ParquetBloomColumnHandle> constraint)

@@ -46,6 +46,9 @@ final class TestParquetBloomBadInput
             TestingLake.upload(client, BadFiles.bloomOffsetPastEnd(good, "device_id"), tableKey("bad", "bloom_offset_past_end", "part-00000.parquet"));
             TestingLake.upload(client, BadFiles.unknownAlgorithm(good, "device_id"), tableKey("bad", "unknown_algorithm", "part-00000.parquet"));
 
+            TestingLake.upload(client, good, tableKey("bad", "schema_conflict", "part-00000.parquet"));
+            TestingLake.upload(client, conflictingFile(work), tableKey("bad", "schema_conflict", "part-00001.parquet"));
+
             Path badData = PARQUET_TESTING.resolve("bad_data");
             try (Stream<Path> files = Files.list(badData)) {
                 badDataTables = files.filter(file -> file.toString().endsWith(".parquet")).sorted().map(file -> {
@@ -79,6 +82,35 @@ final class TestParquetBloomBadInput
                 .failure()
                 .hasMessageContaining("s3://lake/warehouse/bad/truncated/part-00000.parquet")
                 .hasMessageContaining("not a Parquet file");
+    }
+
+    @Test
+    void conflictingSchemaNamesFileAndColumn()
+    {
+        assertThat(query("SELECT max(seq) FROM lake.bad.schema_conflict"))
+                .failure()
+                .hasMessageContaining("Column seq of file s3://lake/warehouse/bad/schema_conflict/part-00001.parquet")
+                .hasMessageContaining("the table declares bigint");
+        // columns the files agree on still read; the column missing from the second file reads as NULL
+        assertThat(computeScalar("SELECT count(device_id) FROM lake.bad.schema_conflict")).isEqualTo((long) sample.size());
+        assertThat(computeScalar("SELECT count(*) FROM lake.bad.schema_conflict")).isEqualTo((long) sample.size() + 10);
+    }
+
+    private static byte[] conflictingFile(Path work)
+            throws java.io.IOException
+    {
+        org.apache.parquet.schema.MessageType schema = org.apache.parquet.schema.MessageTypeParser.parseMessageType("message m { required binary seq (STRING); }");
+        Path file = work.resolve("conflict.parquet");
+        try (org.apache.parquet.hadoop.ParquetWriter<org.apache.parquet.example.data.Group> writer = org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(new org.apache.parquet.io.LocalOutputFile(file))
+                .withType(schema)
+                .withConf(new org.apache.hadoop.conf.Configuration(false))
+                .build()) {
+            org.apache.parquet.example.data.simple.SimpleGroupFactory groups = new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema);
+            for (int i = 0; i < 10; i++) {
+                writer.write(groups.newGroup().append("seq", "text-" + i));
+            }
+        }
+        return Files.readAllBytes(file);
     }
 
     @Test

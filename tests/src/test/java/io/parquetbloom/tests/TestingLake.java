@@ -1,6 +1,7 @@
 package io.parquetbloom.tests;
 
 import com.google.common.collect.ImmutableList;
+import io.airlift.slice.Slices;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
@@ -28,6 +29,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.RealType.REAL;
+import static io.trino.spi.type.VarbinaryType.VARBINARY;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * Writes the integration test lake into S3: {@code s3://BUCKET/warehouse/SCHEMA/TABLE/...}. Keys are unsorted
@@ -178,6 +186,64 @@ public final class TestingLake
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * {@code telemetry.events_trino}: the first half of the events written by Trino 483's own {@code ParquetWriter}
+     * (filters on every supported column, FPP 0.05, no {@code bloom_filter_length}, filters before the footer),
+     * 2 files x 4 row groups.
+     */
+    public void writeTrinoWriterEvents(S3Client s3)
+    {
+        List<io.trino.spi.type.Type> types = List.of(VARCHAR, VARCHAR, BIGINT, INTEGER, DOUBLE, REAL, VARBINARY, io.trino.spi.type.UuidType.UUID);
+        List<String> names = List.of("device_id", "trace_id", "seq", "code", "reading", "ratio", "payload", "tag");
+        int rowsPerFile = ROW_GROUPS_PER_FILE * ROWS_PER_ROW_GROUP;
+        for (int file = 0; file < 2; file++) {
+            List<TelemetryRow> rows = events.subList(file * rowsPerFile, (file + 1) * rowsPerFile);
+            upload(s3, TrinoParquetFiles.write(types, names, ROWS_PER_ROW_GROUP, rows.size(), (column, index) -> {
+                TelemetryRow row = rows.get(index);
+                return switch (column) {
+                    case 0 -> Slices.utf8Slice(row.deviceId());
+                    case 1 -> Slices.utf8Slice(row.traceId());
+                    case 2 -> row.seq();
+                    case 3 -> (long) row.code();
+                    case 4 -> row.reading();
+                    case 5 -> (long) Float.floatToRawIntBits(row.ratio());
+                    case 6 -> Slices.wrappedBuffer(row.payload());
+                    case 7 -> Slices.wrappedBuffer(uuidBytes(row.tag()));
+                    default -> throw new IllegalArgumentException();
+                };
+            }), tableKey("telemetry", "events_trino", "part-%05d.parquet".formatted(file)));
+        }
+    }
+
+    /**
+     * {@code telemetry.keys}: {@code count} device ids, the first {@code present} of them present in {@code events},
+     * for joins.
+     */
+    public List<String> writeKeys(S3Client s3, Path workDirectory, int count, int present)
+    {
+        SplittableRandom random = new SplittableRandom(99);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            keys.add(i < present ? devices.get(random.nextInt(devices.size())) : new UUID(random.nextLong(), random.nextLong()).toString());
+        }
+        MessageType schema = MessageTypeParser.parseMessageType("message keys { required binary device_id (STRING); }");
+        Path file = workDirectory.resolve("keys.parquet");
+        try {
+            Files.deleteIfExists(file);
+            try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).withConf(new Configuration(false)).build()) {
+                SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+                for (String key : keys) {
+                    writer.write(groups.newGroup().append("device_id", key));
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        upload(s3, file, tableKey("telemetry", "keys", "keys.parquet"));
+        return keys;
     }
 
     /**
