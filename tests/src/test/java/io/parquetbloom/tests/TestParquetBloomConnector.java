@@ -1,5 +1,7 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.demo.S3ProxyProcess;
+
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;

@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.demo;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -16,12 +16,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * A real S3 API server for tests: S3Proxy 4.1.0 as its own process on 127.0.0.1, in-memory backend, SigV4 with
- * test credentials. (Its Jetty must not share a classpath with Trino's, hence the process.)
+ * A real S3 API server: S3Proxy 4.1.0 as its own process on 127.0.0.1 with SigV4 credentials, keeping objects in
+ * memory (tests) or in a folder (the demo). Its Jetty must not share a classpath with Trino's, hence the process.
  */
 public final class S3ProxyProcess
         implements AutoCloseable
@@ -32,31 +33,54 @@ public final class S3ProxyProcess
     private final Process process;
     private final int port;
     private final Path logFile;
+    private final String accessKey;
+    private final String secretKey;
 
-    private S3ProxyProcess(Process process, int port, Path logFile)
+    private S3ProxyProcess(Process process, int port, Path logFile, String accessKey, String secretKey)
     {
         this.process = requireNonNull(process, "process is null");
         this.port = port;
         this.logFile = requireNonNull(logFile, "logFile is null");
+        this.accessKey = requireNonNull(accessKey, "accessKey is null");
+        this.secretKey = requireNonNull(secretKey, "secretKey is null");
     }
 
+    /**
+     * An in-memory server on a free port with the test credentials.
+     */
     public static S3ProxyProcess start(Path workDirectory)
+    {
+        try {
+            return start(workDirectory, freePort(), ACCESS_KEY, SECRET_KEY, Optional.empty());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * @param dataDirectory where objects are kept; empty keeps them in memory
+     */
+    public static S3ProxyProcess start(Path workDirectory, int port, String accessKey, String secretKey, Optional<Path> dataDirectory)
     {
         String jar = System.getProperty("parquetbloom.s3proxy.jar");
         if (jar == null || !Files.exists(Path.of(jar))) {
-            throw new IllegalStateException("S3Proxy jar not found (system property parquetbloom.s3proxy.jar = %s); run the tests through Maven (./run test)".formatted(jar));
+            throw new IllegalStateException("S3Proxy jar not found (system property parquetbloom.s3proxy.jar = %s); build with ./run test or ./run demo".formatted(jar));
         }
         try {
             Files.createDirectories(workDirectory);
-            int port = freePort();
+            if (dataDirectory.isPresent()) {
+                Files.createDirectories(dataDirectory.get());
+            }
             Path properties = workDirectory.resolve("s3proxy.properties");
             Files.writeString(properties, String.join("\n",
                     "s3proxy.endpoint=http://127.0.0.1:" + port,
                     "s3proxy.authorization=aws-v2-or-v4",
-                    "s3proxy.identity=" + ACCESS_KEY,
-                    "s3proxy.credential=" + SECRET_KEY,
+                    "s3proxy.identity=" + accessKey,
+                    "s3proxy.credential=" + secretKey,
                     "s3proxy.ignore-unknown-headers=true",
-                    "jclouds.provider=transient-nio2",
+                    dataDirectory.map(_ -> "jclouds.provider=filesystem-nio2").orElse("jclouds.provider=transient-nio2"),
+                    dataDirectory.map(directory -> "jclouds.filesystem.basedir=" + directory.toAbsolutePath()).orElse(""),
                     "jclouds.identity=unused",
                     "jclouds.credential=unused",
                     ""));
@@ -66,7 +90,7 @@ public final class S3ProxyProcess
                     .redirectErrorStream(true)
                     .redirectOutput(logFile.toFile())
                     .start();
-            S3ProxyProcess server = new S3ProxyProcess(process, port, logFile);
+            S3ProxyProcess server = new S3ProxyProcess(process, port, logFile, accessKey, secretKey);
             server.awaitReady();
             return server;
         }
@@ -82,7 +106,7 @@ public final class S3ProxyProcess
         try (S3Client client = client()) {
             while (true) {
                 if (!process.isAlive()) {
-                    throw new IllegalStateException("S3Proxy exited with %d; see %s:%n%s".formatted(process.exitValue(), logFile, Files.readString(logFile)));
+                    throw new IllegalStateException("S3Proxy exited with %d (port %d in use?); see %s:%n%s".formatted(process.exitValue(), port, logFile, Files.readString(logFile)));
                 }
                 try {
                     client.listBuckets();
@@ -109,7 +133,17 @@ public final class S3ProxyProcess
 
     public S3Client client()
     {
-        return client(endpoint(), ACCESS_KEY, SECRET_KEY);
+        return client(endpoint(), accessKey, secretKey);
+    }
+
+    public long pid()
+    {
+        return process.pid();
+    }
+
+    public Path logFile()
+    {
+        return logFile;
     }
 
     public static S3Client client(String endpoint, String accessKey, String secretKey)

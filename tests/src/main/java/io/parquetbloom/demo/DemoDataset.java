@@ -1,0 +1,129 @@
+package io.parquetbloom.demo;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The demo's telemetry table {@code telemetry.events}: {@code device_id} (UUID string), {@code trace_id} (32 hex
+ * characters), {@code voltage}, {@code event_timestamp}, Hive-partitioned by {@code year}/{@code month}; row groups
+ * of 250,000 rows with bloom filters on {@code device_id} and {@code trace_id} sized for 250,000 distinct values at
+ * 1% FPP. Keys are random, so min/max statistics cannot prune them.
+ */
+public final class DemoDataset
+{
+    public static final String SCHEMA = "telemetry";
+    public static final String TABLE = "events";
+    private static final MessageType PARQUET_SCHEMA = MessageTypeParser.parseMessageType("""
+            message events {
+              required binary device_id (STRING);
+              required binary trace_id (STRING);
+              required double voltage;
+              required int64 event_timestamp (TIMESTAMP(MICROS,false));
+            }
+            """);
+
+    public record Scale(int files, int rowGroupsPerFile, int rowsPerRowGroup, int devices)
+    {
+        public long rows()
+        {
+            return (long) files * rowGroupsPerFile * rowsPerRowGroup;
+        }
+    }
+
+    public static final Scale DEFAULT_SCALE = new Scale(8, 4, 250_000, 2_000_000);
+
+    private DemoDataset() {}
+
+    /**
+     * The device id of a device number: devices are drawn from a fixed pool, so lookups can name present ones.
+     */
+    public static String deviceId(long device)
+    {
+        SplittableRandom random = new SplittableRandom(0x5eed_0000L + device);
+        return new UUID(random.nextLong(), random.nextLong()).toString();
+    }
+
+    public static void write(S3Client s3, String bucket, String rootKey, Scale scale, Path workDirectory, PrintStream progress)
+    {
+        requireNonNull(s3, "s3 is null");
+        long totalRows = scale.rows();
+        long written = 0;
+        long start = System.nanoTime();
+        SplittableRandom random = new SplittableRandom(2026);
+        for (int file = 0; file < scale.files(); file++) {
+            int year = 2025 + file / 12;
+            int month = file % 12 + 1;
+            Path local = workDirectory.resolve("events-%d.parquet".formatted(file));
+            try {
+                Files.createDirectories(workDirectory);
+                Files.deleteIfExists(local);
+                ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(local))
+                        .withType(PARQUET_SCHEMA)
+                        .withConf(new Configuration(false))
+                        .withRowGroupRowCountLimit(scale.rowsPerRowGroup())
+                        .withRowGroupSize(1L << 30)
+                        .withPageRowCountLimit(20_000);
+                for (String column : new String[] {"device_id", "trace_id"}) {
+                    // unique-ish keys: plain encoding, so the writer keeps the filter
+                    builder.withDictionaryEncoding(column, false)
+                            .withBloomFilterEnabled(column, true)
+                            .withBloomFilterNDV(column, scale.rowsPerRowGroup())
+                            .withBloomFilterFPP(column, 0.01);
+                }
+                SimpleGroupFactory groups = new SimpleGroupFactory(PARQUET_SCHEMA);
+                long monthStartMicros = java.time.LocalDate.of(year, month, 1).atStartOfDay().toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000;
+                try (ParquetWriter<Group> writer = builder.build()) {
+                    int rows = scale.rowGroupsPerFile() * scale.rowsPerRowGroup();
+                    for (int row = 0; row < rows; row++) {
+                        writer.write(groups.newGroup()
+                                .append("device_id", deviceId(random.nextInt(scale.devices())))
+                                .append("trace_id", HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextLong()))
+                                .append("voltage", Math.round(random.nextDouble(200, 250) * 100) / 100.0)
+                                .append("event_timestamp", monthStartMicros + random.nextLong(27L * 24 * 3600 * 1_000_000)));
+                        written++;
+                        if (written % 200_000 == 0 || written == totalRows) {
+                            printProgress(progress, written, totalRows, start);
+                        }
+                    }
+                }
+                String key = "%s%s/%s/year=%d/month=%d/part-%05d.parquet".formatted(rootKey, SCHEMA, TABLE, year, month, file);
+                s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromFile(local));
+                Files.delete(local);
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        progress.println();
+    }
+
+    private static void printProgress(PrintStream progress, long written, long total, long startNanos)
+    {
+        int width = 40;
+        int filled = (int) (width * written / total);
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        long eta = written == 0 ? 0 : (long) (seconds * (total - written) / written);
+        progress.printf("\r[demo]   [%s%s] %,d / %,d rows  %.0f s elapsed, ~%d s left ",
+                "#".repeat(filled), ".".repeat(width - filled), written, total, seconds, eta);
+        progress.flush();
+    }
+}
