@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.sbbf.BlockProbes;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
@@ -27,6 +28,8 @@ import static java.util.Objects.requireNonNull;
 public class ParquetBloomPageSource
         implements ConnectorPageSource
 {
+    private static final boolean VECTOR_PROBE = BlockProbes.best().name().startsWith("vector");
+
     private final String path;
     private final Optional<ParquetReader> reader;
     private final int[] channels;
@@ -137,6 +140,8 @@ public class ParquetBloomPageSource
         metrics.putAll(pruningStats.toMetrics());
         metrics.put("s3GetRequests", new LongCount(requestStats.getRequests()));
         metrics.put("s3BytesRead", new LongCount(requestStats.getBytes()));
+        // how many page sources probed with the Vector API kernel (the rest used the scalar one)
+        metrics.put("bloomFilterVectorProbe", new LongCount(VECTOR_PROBE ? 1 : 0));
         Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());
         metrics.putAll(readerMetrics);
         return new Metrics(metrics.buildKeepingLast());

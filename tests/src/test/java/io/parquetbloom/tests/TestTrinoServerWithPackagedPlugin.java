@@ -1,0 +1,222 @@
+package io.parquetbloom.tests;
+
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.demo.TrinoJdbc;
+import io.parquetbloom.demo.TrinoServerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The packaged plugin directory in a real Trino 483 server process started with the repository's {@code etc/}
+ * (ports, paths, endpoint and credentials adjusted), queried through trino-jdbc.
+ * <p>
+ * Against the docker-compose stack instead: set {@code PARQUET_BLOOM_TRINO_PORT}, {@code PARQUET_BLOOM_S3_ENDPOINT},
+ * {@code PARQUET_BLOOM_S3_ACCESS_KEY} and {@code PARQUET_BLOOM_S3_SECRET_KEY}; the test then loads its data into
+ * that S3 and queries that Trino.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+final class TestTrinoServerWithPackagedPlugin
+{
+    private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
+    private static final Optional<String> EXTERNAL_PORT = Optional.ofNullable(System.getenv("PARQUET_BLOOM_TRINO_PORT"));
+
+    private final TestingLake lake = new TestingLake();
+    private Path work;
+    private S3ProxyProcess s3;
+    private TrinoServerProcess trino;
+    private TrinoJdbc jdbc;
+    private String endpoint;
+    private String accessKey;
+    private String secretKey;
+
+    @BeforeAll
+    void start()
+            throws IOException
+    {
+        work = Files.createTempDirectory("parquet-bloom-server");
+        if (EXTERNAL_PORT.isPresent()) {
+            endpoint = System.getenv("PARQUET_BLOOM_S3_ENDPOINT");
+            accessKey = System.getenv("PARQUET_BLOOM_S3_ACCESS_KEY");
+            secretKey = System.getenv("PARQUET_BLOOM_S3_SECRET_KEY");
+        }
+        else {
+            s3 = S3ProxyProcess.start(work.resolve("s3proxy"));
+            endpoint = s3.endpoint();
+            accessKey = S3ProxyProcess.ACCESS_KEY;
+            secretKey = S3ProxyProcess.SECRET_KEY;
+        }
+        try (S3Client client = S3ProxyProcess.client(endpoint, accessKey, secretKey)) {
+            try {
+                client.createBucket(request -> request.bucket(TestingLake.BUCKET));
+            }
+            catch (software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException ignored) {
+                // the docker stack's loader made it
+            }
+            lake.writeEvents(client, work);
+        }
+        if (EXTERNAL_PORT.isPresent()) {
+            jdbc = new TrinoJdbc(Integer.parseInt(EXTERNAL_PORT.get()), "lake", "telemetry");
+            return;
+        }
+        Path etc = etcFor(work.resolve("etc"), freePort(), Map.of());
+        trino = TrinoServerProcess.start(ROOT.resolve("tests/trino-server"), work, etc, pluginDirectory(), work.resolve("trino.log"), Map.of());
+        trino.awaitReady(Duration.ofMinutes(3));
+        jdbc = new TrinoJdbc(trino.port(), "lake", "telemetry");
+    }
+
+    @AfterAll
+    void stop()
+    {
+        if (trino != null) {
+            trino.close();
+        }
+        if (s3 != null) {
+            s3.close();
+        }
+    }
+
+    @Test
+    void catalogIsListed()
+            throws SQLException
+    {
+        assertThat(jdbc.query("SHOW CATALOGS", Map.of()).stream().map(row -> row.getFirst())).contains("lake");
+        assertThat(jdbc.query("SHOW TABLES FROM lake.telemetry", Map.of()).stream().map(row -> row.getFirst())).contains("events");
+    }
+
+    @Test
+    void lookupsMatchTheOracleAndPruningMoves()
+            throws SQLException
+    {
+        TelemetryRow target = lake.events().get(777);
+        String present = "SELECT seq FROM events WHERE device_id = '%s'".formatted(target.deviceId());
+        List<Long> seqs = jdbc.query(present, Map.of()).stream().map(row -> (Long) row.getFirst()).sorted().toList();
+        assertThat(seqs).isEqualTo(lake.events().stream().filter(row -> row.deviceId().equals(target.deviceId())).map(TelemetryRow::seq).sorted().toList());
+
+        String absent = "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(new UUID(0x8123456789abcdefL, 7));
+        assertThat(jdbc.query(absent, Map.of()).getFirst().getFirst()).isEqualTo(0L);
+        Map<String, Long> on = jdbc.metrics(absent, Map.of());
+        Map<String, Long> off = jdbc.metrics(absent, Map.of("lake.bloom_filter_enabled", "false"));
+        int rowGroups = 2 * TestingLake.FILES_PER_REGION * TestingLake.ROW_GROUPS_PER_FILE;
+        assertThat(on.get("rowGroupsTotal")).isEqualTo(rowGroups);
+        assertThat(on.get("rowGroupsPrunedByBloomFilter")).isGreaterThanOrEqualTo(rowGroups - 2L);
+        assertThat(off.get("rowGroupsPrunedByBloomFilter")).isZero();
+        assertThat(off.get("s3BytesRead")).isGreaterThan(on.get("s3BytesRead"));
+    }
+
+    @Test
+    void vectorApiProbeIsInUse()
+            throws SQLException
+    {
+        Map<String, Long> metrics = jdbc.metrics("SELECT count(*) FROM events WHERE device_id = 'x'", Map.of());
+        boolean nativeVectors = jdk.incubator.vector.IntVector.SPECIES_PREFERRED.vectorBitSize() >= 256;
+        // one page source per file, each reporting the kernel it used
+        assertThat(metrics.get("bloomFilterVectorProbe")).isEqualTo(nativeVectors ? 2L * TestingLake.FILES_PER_REGION : 0L);
+        if (trino != null) {
+            assertThat(trino.log()).contains(nativeVectors ? "bloom filter probe vector-256" : "bloom filter probe scalar");
+        }
+    }
+
+    @Test
+    void badCatalogPropertyFailsTheServerStartNamingIt()
+            throws IOException
+    {
+        assumeTrue(EXTERNAL_PORT.isEmpty(), "only for the native stack");
+        Path badWork = work.resolve("bad");
+        Path etc = etcFor(badWork.resolve("etc"), freePort(), Map.of("bloom-filter.max-values", "0"));
+        try (TrinoServerProcess bad = TrinoServerProcess.start(ROOT.resolve("tests/trino-server"), badWork, etc, pluginDirectory(), badWork.resolve("trino.log"), Map.of())) {
+            assertThat(bad.awaitExit(Duration.ofMinutes(3))).isNotZero();
+            assertThat(bad.log()).contains("bloom-filter.max-values").doesNotContain(secretKey);
+        }
+    }
+
+    /**
+     * The repository's etc/ with this test's port, data folder, S3 endpoint and credentials.
+     */
+    private Path etcFor(Path etc, int port, Map<String, String> catalogOverrides)
+            throws IOException
+    {
+        Files.createDirectories(etc.resolve("catalog"));
+        Path source = ROOT.resolve("etc");
+        Files.copy(source.resolve("jvm.config"), etc.resolve("jvm.config"));
+        Files.copy(source.resolve("log.properties"), etc.resolve("log.properties"));
+        Files.writeString(etc.resolve("node.properties"), rewrite(source.resolve("node.properties"), Map.of("node.data-dir", etc.getParent().resolve("data").toString())));
+        Files.writeString(etc.resolve("config.properties"), rewrite(source.resolve("config.properties"), Map.of(
+                "http-server.http.port", Integer.toString(port),
+                "discovery.uri", "http://127.0.0.1:" + port,
+                "catalog.config-dir", etc.resolve("catalog").toString())));
+        Map<String, String> catalog = new java.util.HashMap<>(Map.of(
+                "s3.endpoint", endpoint,
+                "s3.aws-access-key", accessKey,
+                "s3.aws-secret-key", secretKey,
+                "location", TestingLake.ROOT));
+        catalog.putAll(catalogOverrides);
+        Files.writeString(etc.resolve("catalog/lake.properties"), rewrite(source.resolve("catalog/lake.properties"), catalog));
+        return etc;
+    }
+
+    private static String rewrite(Path file, Map<String, String> values)
+            throws IOException
+    {
+        StringBuilder result = new StringBuilder();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (String line : Files.readAllLines(file)) {
+            int equals = line.indexOf('=');
+            String key = equals > 0 && !line.startsWith("#") ? line.substring(0, equals).trim() : null;
+            if (key != null && values.containsKey(key)) {
+                result.append(key).append('=').append(values.get(key)).append('\n');
+                seen.add(key);
+            }
+            else {
+                result.append(line).append('\n');
+            }
+        }
+        values.forEach((key, value) -> {
+            if (!seen.contains(key)) {
+                result.append(key).append('=').append(value).append('\n');
+            }
+        });
+        return result.toString();
+    }
+
+    private Path pluginDirectory()
+            throws IOException
+    {
+        Path plugins = work.resolve("plugin");
+        Path target = plugins.resolve("parquet_bloom");
+        if (!Files.exists(target)) {
+            Files.createDirectories(target);
+            try (Stream<Path> jars = Files.list(ROOT.resolve("plugin/target/trino-parquet-bloom-1.0-SNAPSHOT"))) {
+                for (Path jar : jars.toList()) {
+                    Files.copy(jar, target.resolve(jar.getFileName()));
+                }
+            }
+        }
+        return plugins;
+    }
+
+    private static int freePort()
+            throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
