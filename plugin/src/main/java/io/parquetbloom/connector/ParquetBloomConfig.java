@@ -24,6 +24,8 @@ public class ParquetBloomConfig
     private DataSize footerReadSize = DataSize.of(64, KILOBYTE);
     private DataSize maxSplitSize = DataSize.of(128, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(10, SECONDS);
+    private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
+    private int metadataConcurrency = 16;
 
     @NotNull
     public String getLocation()
@@ -128,6 +130,35 @@ public class ParquetBloomConfig
     public ParquetBloomConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
     {
         this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getMetadataCacheMaxSize()
+    {
+        return metadataCacheMaxSize;
+    }
+
+    @Config("metadata-cache.max-size")
+    @ConfigDescription("Memory for footers and bloom filters cached across queries on each node (0 disables the cache)")
+    public ParquetBloomConfig setMetadataCacheMaxSize(DataSize metadataCacheMaxSize)
+    {
+        this.metadataCacheMaxSize = metadataCacheMaxSize;
+        return this;
+    }
+
+    @Min(1)
+    @Max(256)
+    public int getMetadataConcurrency()
+    {
+        return metadataConcurrency;
+    }
+
+    @Config("metadata.concurrency")
+    @ConfigDescription("Files whose footers and filters the coordinator reads at the same time when it prunes files before splitting")
+    public ParquetBloomConfig setMetadataConcurrency(int metadataConcurrency)
+    {
+        this.metadataConcurrency = metadataConcurrency;
         return this;
     }
 }

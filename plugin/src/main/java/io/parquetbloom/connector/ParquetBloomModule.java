@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
+import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.s3.S3ClientProvider;
 import io.parquetbloom.s3.S3Config;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -25,6 +26,7 @@ public class ParquetBloomModule
         binder.bind(S3ObjectStore.class).in(Scopes.SINGLETON);
         binder.bind(LakeTables.class).in(Scopes.SINGLETON);
         binder.bind(TableSchemaReader.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetMetadataCache.class).in(Scopes.SINGLETON);
 
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomTransactionManager.class).in(Scopes.SINGLETON);

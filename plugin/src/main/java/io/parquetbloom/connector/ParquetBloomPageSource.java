@@ -1,6 +1,8 @@
 package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.BlockProbes;
@@ -36,14 +38,18 @@ public class ParquetBloomPageSource
     private final Block[] constants;
     private final PruningStats pruningStats;
     private final S3RequestStats requestStats;
+    private final MetadataCacheStats cacheStats;
+    private final ParquetMetadataCache cache;
     private long completedPositions;
     private boolean closed;
 
     /**
      * @param reader empty when no row group can match: the source is finished without reading data
      */
-    public ParquetBloomPageSource(String path, Optional<ParquetReader> reader, int[] channels, Block[] constants, PruningStats pruningStats, S3RequestStats requestStats)
+    public ParquetBloomPageSource(String path, Optional<ParquetReader> reader, int[] channels, Block[] constants, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats, ParquetMetadataCache cache)
     {
+        this.cacheStats = requireNonNull(cacheStats, "cacheStats is null");
+        this.cache = requireNonNull(cache, "cache is null");
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.channels = requireNonNull(channels, "channels is null");
@@ -140,6 +146,12 @@ public class ParquetBloomPageSource
         metrics.putAll(pruningStats.toMetrics());
         metrics.put("s3GetRequests", new LongCount(requestStats.getRequests()));
         metrics.put("s3BytesRead", new LongCount(requestStats.getBytes()));
+        metrics.put("metadataCacheFooterHits", new LongCount(cacheStats.footerHits()));
+        metrics.put("metadataCacheFooterMisses", new LongCount(cacheStats.footerMisses()));
+        metrics.put("metadataCacheFilterHits", new LongCount(cacheStats.filterHits()));
+        metrics.put("metadataCacheFilterMisses", new LongCount(cacheStats.filterMisses()));
+        // node-wide evictions so far: shows when the cache is too small for the working set
+        metrics.put("metadataCacheEvictions", new LongCount(cache.evictions()));
         // how many page sources probed with the Vector API kernel (the rest used the scalar one)
         metrics.put("bloomFilterVectorProbe", new LongCount(VECTOR_PROBE ? 1 : 0));
         Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());

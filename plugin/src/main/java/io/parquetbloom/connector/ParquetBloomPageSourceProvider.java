@@ -3,9 +3,9 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
-import io.parquetbloom.metadata.FooterReader;
+import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.pruning.BloomColumnPredicate;
+import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.s3.S3Location;
@@ -17,8 +17,10 @@ import io.parquetbloom.table.ParquetTypeMapping;
 import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.Column;
 import io.trino.parquet.Field;
+import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.ParquetReaderOptions;
-import io.trino.parquet.predicate.TupleDomainParquetPredicate;
+import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.PrunedBlockMetadata;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.spi.TrinoException;
@@ -35,10 +37,6 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.spi.type.BigintType;
-import io.trino.spi.type.IntegerType;
-import io.trino.spi.type.SmallintType;
-import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -64,9 +62,7 @@ import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregate
 import static io.trino.parquet.ParquetTypeUtils.constructField;
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
-import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
 import static io.trino.parquet.ParquetTypeUtils.lookupColumnByName;
-import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
 import static io.trino.spi.type.TypeUtils.writeNativeValue;
 import static java.util.Objects.requireNonNull;
 
@@ -79,18 +75,18 @@ public class ParquetBloomPageSourceProvider
         implements ConnectorPageSourceProvider
 {
     private final S3ObjectStore store;
-    private final ParquetTypeMapping typeMapping;
+    private final ParquetMetadataCache cache;
+    private final FileColumnResolver resolver;
     private final RowGroupPruner pruner;
-    private final int footerReadSize;
     private final ParquetReaderOptions readerOptions;
 
     @Inject
-    public ParquetBloomPageSourceProvider(S3ObjectStore store, TypeManager typeManager, ParquetBloomConfig config)
+    public ParquetBloomPageSourceProvider(S3ObjectStore store, ParquetMetadataCache cache, TypeManager typeManager)
     {
         this.store = requireNonNull(store, "store is null");
-        this.typeMapping = new ParquetTypeMapping(typeManager);
-        this.pruner = new RowGroupPruner(store);
-        this.footerReadSize = (int) config.getFooterReadSize().toBytes();
+        this.cache = requireNonNull(cache, "cache is null");
+        this.resolver = new FileColumnResolver(new ParquetTypeMapping(typeManager));
+        this.pruner = new RowGroupPruner(cache);
         this.readerOptions = ParquetReaderOptions.builder()
                 // we prune with our own filters and never want a small file read whole
                 .withBloomFilter(false)
@@ -114,15 +110,16 @@ public class ParquetBloomPageSourceProvider
         List<ParquetBloomColumnHandle> columns = columnHandles.stream().map(ParquetBloomColumnHandle.class::cast).collect(ImmutableList.toImmutableList());
         PruningStats pruningStats = new PruningStats();
         S3RequestStats requestStats = new S3RequestStats();
+        MetadataCacheStats cacheStats = new MetadataCacheStats();
 
         TupleDomain<ParquetBloomColumnHandle> constraint = table.constraint()
                 .intersect(dynamicFilter.getCurrentPredicate().transformKeys(ParquetBloomColumnHandle.class::cast));
         if (constraint.isNone() || !partitionMatches(split, constraint)) {
-            return emptySource(split, columns, pruningStats, requestStats);
+            return emptySource(split, columns, pruningStats, requestStats, cacheStats);
         }
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
-        ParquetFileMetadata file = FooterReader.readFooter(store, object, footerReadSize, requestStats);
+        ParquetFileMetadata file = cache.footer(object, table.toString(), requestStats, cacheStats);
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
 
         // top-level fields to read (projected) and to prune on (constrained)
@@ -130,50 +127,59 @@ public class ParquetBloomPageSourceProvider
         for (ParquetBloomColumnHandle column : columns) {
             fileField(column, fileSchema, split).ifPresent(field -> fields.put(column, field));
         }
-        Map<ParquetBloomColumnHandle, Domain> domains = constraint.getDomains().orElseThrow();
-        for (ParquetBloomColumnHandle column : domains.keySet()) {
-            fileField(column, fileSchema, split).ifPresent(field -> fields.putIfAbsent(column, field));
+        Map<String, Domain> domains = new HashMap<>();
+        for (Map.Entry<ParquetBloomColumnHandle, Domain> entry : constraint.getDomains().orElseThrow().entrySet()) {
+            Optional<org.apache.parquet.schema.Type> field = fileField(entry.getKey(), fileSchema, split);
+            if (field.isPresent()) {
+                fields.putIfAbsent(entry.getKey(), field.get());
+                domains.put(entry.getKey().name(), entry.getValue());
+            }
         }
+
+        List<Integer> ordinals;
+        if (split.rowGroups().isPresent()) {
+            // the coordinator already pruned this file with the same predicate and the dynamic filter it waited for
+            ordinals = split.rowGroups().get();
+        }
+        else {
+            try {
+                ordinals = pruner.prune(
+                        file,
+                        domains,
+                        Optional.empty(),
+                        split.start(),
+                        split.length(),
+                        new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session)),
+                        new RowGroupPruner.HashMemo(),
+                        requestStats,
+                        cacheStats,
+                        pruningStats);
+            }
+            catch (IOException e) {
+                throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot prune row groups of %s: %s".formatted(split.path(), e.getMessage()), e);
+            }
+        }
+        pruningStats.addRowGroupsRead(ordinals.size());
+        if (ordinals.isEmpty()) {
+            return emptySource(split, columns, pruningStats, requestStats, cacheStats);
+        }
+
         MessageType requestedSchema = new MessageType(fileSchema.getName(), fields.values().stream().distinct().toList());
         Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
-
-        Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
-        List<BloomColumnPredicate> bloomPredicates = new ArrayList<>();
-        int maxValues = getBloomFilterMaxValues(session);
-        for (Map.Entry<ParquetBloomColumnHandle, Domain> entry : domains.entrySet()) {
-            org.apache.parquet.schema.Type field = fields.get(entry.getKey());
-            if (field == null || !field.isPrimitive()) {
-                continue;
-            }
-            ColumnDescriptor descriptor = descriptorsByPath.get(List.of(field.getName()));
-            if (descriptor == null) {
-                continue;
-            }
-            parquetDomains.put(descriptor, entry.getValue());
-            if (isBloomFilterEnabled(session)) {
-                BloomColumnPredicate.create(descriptor, entry.getValue(), maxValues).ifPresent(bloomPredicates::add);
-            }
-        }
-        Optional<TupleDomainParquetPredicate> statisticsPredicate = Optional.empty();
-        if (isStatisticsPruningEnabled(session) && !parquetDomains.isEmpty()) {
-            statisticsPredicate = Optional.of(buildPredicate(requestedSchema, TupleDomain.withColumnDomains(parquetDomains), descriptorsByPath, DateTimeZone.UTC));
-        }
-
-        List<RowGroupInfo> rowGroups;
+        ParquetDataSourceId dataSourceId = new ParquetDataSourceId(split.path());
+        List<RowGroupInfo> rowGroups = new ArrayList<>();
         try {
-            rowGroups = pruner.prune(
-                    new RowGroupPruner.Request(file, split.start(), split.length(), descriptorsByPath, statisticsPredicate, bloomPredicates),
-                    requestStats,
-                    pruningStats);
+            List<BlockMetadata> blocks = file.metadata().getBlocks();
+            for (int ordinal : ordinals) {
+                BlockMetadata block = blocks.get(ordinal);
+                rowGroups.add(new RowGroupInfo(PrunedBlockMetadata.createPrunedColumnsMetadata(block, dataSourceId, descriptorsByPath), block.fileRowCountOffset(), Optional.empty()));
+            }
         }
         catch (IOException e) {
-            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot prune row groups of %s: %s".formatted(split.path(), e.getMessage()), e);
-        }
-        if (rowGroups.isEmpty()) {
-            return emptySource(split, columns, pruningStats, requestStats);
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot read row groups of %s: %s".formatted(split.path(), e.getMessage()), e);
         }
 
-        // output channels: file columns first come from the reader, the rest are constants
+        // output channels: file columns come from the reader, the rest are constants
         MessageColumnIO messageColumnIO = getColumnIO(fileSchema, requestedSchema);
         List<Column> readerColumns = new ArrayList<>();
         int[] channels = new int[columns.size()];
@@ -217,7 +223,7 @@ public class ParquetBloomPageSourceProvider
             }
             throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot open Parquet file %s: %s".formatted(split.path(), e.getMessage()), e);
         }
-        return new ParquetBloomPageSource(split.path(), Optional.of(reader), channels, constants.toArray(Block[]::new), pruningStats, requestStats);
+        return new ParquetBloomPageSource(split.path(), Optional.of(reader), channels, constants.toArray(Block[]::new), pruningStats, requestStats, cacheStats, cache);
     }
 
     /**
@@ -226,47 +232,12 @@ public class ParquetBloomPageSourceProvider
      */
     private Optional<org.apache.parquet.schema.Type> fileField(ParquetBloomColumnHandle column, MessageType fileSchema, ParquetBloomSplit split)
     {
-        if (column.partitionKey()) {
-            return Optional.empty();
-        }
-        org.apache.parquet.schema.Type field = getParquetTypeByName(column.name(), fileSchema);
-        if (field == null) {
-            return Optional.empty();
-        }
-        Optional<Type> fileType = typeMapping.toTrinoType(field);
-        if (fileType.isEmpty() || !readableAs(fileType.get(), column.type())) {
-            throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Column %s of file %s has Parquet type %s (%s); the table declares %s".formatted(
-                    column.name(), split.path(), field.toString().trim(), fileType.map(Type::getDisplayName).orElse("unsupported"), column.type().getDisplayName()));
-        }
-        return Optional.of(field);
-    }
-
-    /**
-     * Same type, or a narrower integer the reader widens (schema evolution, e.g. INT32 files in a BIGINT table).
-     */
-    private static boolean readableAs(Type fileType, Type tableType)
-    {
-        if (fileType.equals(tableType)) {
-            return true;
-        }
-        return integerRank(fileType) > 0 && integerRank(tableType) > integerRank(fileType);
-    }
-
-    private static int integerRank(Type type)
-    {
-        if (type instanceof TinyintType) {
-            return 1;
-        }
-        if (type instanceof SmallintType) {
-            return 2;
-        }
-        if (type instanceof IntegerType) {
-            return 3;
-        }
-        if (type instanceof BigintType) {
-            return 4;
-        }
-        return 0;
+        return switch (resolver.resolve(column, fileSchema)) {
+            case FileColumnResolver.Resolution.Missing _ -> Optional.empty();
+            case FileColumnResolver.Resolution.Match match -> Optional.of(match.field());
+            case FileColumnResolver.Resolution.Mismatch mismatch -> throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Column %s of file %s has Parquet type %s (%s); the table declares %s".formatted(
+                    column.name(), split.path(), mismatch.field().toString().trim(), mismatch.fileType().map(Type::getDisplayName).orElse("unsupported"), column.type().getDisplayName()));
+        };
     }
 
     private static boolean partitionMatches(ParquetBloomSplit split, TupleDomain<ParquetBloomColumnHandle> constraint)
@@ -294,8 +265,8 @@ public class ParquetBloomPageSourceProvider
         return builder.build();
     }
 
-    private static ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, S3RequestStats requestStats)
+    private ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats)
     {
-        return new ParquetBloomPageSource(split.path(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, requestStats);
+        return new ParquetBloomPageSource(split.path(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, requestStats, cacheStats, cache);
     }
 }

@@ -4,6 +4,7 @@ import io.trino.spi.connector.ConnectorSplit;
 
 import com.google.common.collect.ImmutableMap;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,8 +17,9 @@ import static java.util.Objects.requireNonNull;
  * version the split was planned for.
  *
  * @param partitionValues raw partition folder values by partition column; empty for the default (NULL) partition
+ * @param rowGroups the row groups that survived pruning on the coordinator (ordinals); empty when it did not prune
  */
-public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues)
+public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups)
         implements ConnectorSplit
 {
     private static final int INSTANCE_SIZE = instanceSize(ParquetBloomSplit.class);
@@ -27,6 +29,7 @@ public record ParquetBloomSplit(String path, long fileSize, String etag, long st
         requireNonNull(path, "path is null");
         requireNonNull(etag, "etag is null");
         partitionValues = ImmutableMap.copyOf(requireNonNull(partitionValues, "partitionValues is null"));
+        rowGroups = requireNonNull(rowGroups, "rowGroups is null").map(List::copyOf);
     }
 
     /**
@@ -41,7 +44,7 @@ public record ParquetBloomSplit(String path, long fileSize, String etag, long st
     @Override
     public long getRetainedSizeInBytes()
     {
-        long size = INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag);
+        long size = INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag) + rowGroups.map(list -> 16L + 20L * list.size()).orElse(0L);
         for (Map.Entry<String, Optional<String>> entry : partitionValues.entrySet()) {
             size += 32 + estimatedSizeOf(entry.getKey()) + entry.getValue().map(v -> estimatedSizeOf(v)).orElse(0L);
         }

@@ -19,6 +19,26 @@ public final class PruningStats
     private long bloomFiltersProbed;
     private long bloomFiltersUnusable;
     private long bloomFilterBytesRead;
+    private long rowGroupsRead;
+
+    /**
+     * Adds another reader's counters (the split source prunes files in parallel, each with its own stats).
+     */
+    public synchronized void add(PruningStats other)
+    {
+        rowGroupsTotal += other.rowGroupsTotal;
+        rowGroupsPrunedByStatistics += other.rowGroupsPrunedByStatistics;
+        rowGroupsPrunedByBloomFilter += other.rowGroupsPrunedByBloomFilter;
+        bloomFiltersProbed += other.bloomFiltersProbed;
+        bloomFiltersUnusable += other.bloomFiltersUnusable;
+        bloomFilterBytesRead += other.bloomFilterBytesRead;
+        rowGroupsRead += other.rowGroupsRead;
+    }
+
+    public void addRowGroupsRead(long count)
+    {
+        rowGroupsRead += count;
+    }
 
     public void addRowGroups(long count)
     {
@@ -75,7 +95,7 @@ public final class PruningStats
         return bloomFilterBytesRead;
     }
 
-    public Map<String, Metric<?>> toMetrics()
+    public synchronized Map<String, Metric<?>> toMetrics()
     {
         return Map.of(
                         "rowGroupsTotal", rowGroupsTotal,
@@ -83,7 +103,8 @@ public final class PruningStats
                         "rowGroupsPrunedByBloomFilter", rowGroupsPrunedByBloomFilter,
                         "bloomFiltersProbed", bloomFiltersProbed,
                         "bloomFiltersUnusable", bloomFiltersUnusable,
-                        "bloomFilterBytesRead", bloomFilterBytesRead)
+                        "bloomFilterBytesRead", bloomFilterBytesRead,
+                        "rowGroupsRead", rowGroupsRead)
                 .entrySet().stream()
                 .collect(toImmutableMap(Map.Entry::getKey, entry -> new LongCount(entry.getValue())));
     }

@@ -2,9 +2,9 @@ package io.parquetbloom.pruning;
 
 import com.google.common.collect.ImmutableList;
 import io.parquetbloom.metadata.BloomFilterKey;
-import io.parquetbloom.metadata.BloomFilterLoader;
+import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.parquet.ParquetCorruptionException;
@@ -13,57 +13,121 @@ import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.PrunedBlockMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
-import io.trino.parquet.reader.RowGroupInfo;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.TupleDomain;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
+import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
+import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
+import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Decides which row groups of a file (within a split's byte range) may hold matching rows: first by min/max and
- * null-count statistics, then by the bloom filters of the surviving row groups, fetched together. A filter that is
- * missing, unreadable or untrusted keeps its row group; the predicate is still applied to the rows read.
+ * Decides which row groups of a file (within a byte range) may hold matching rows: first by min/max and null-count
+ * statistics, then by the bloom filters of the surviving row groups, fetched together (or from the cache). A filter
+ * that is missing, unreadable or untrusted keeps its row group; the engine still applies the predicate to the rows.
+ * Used by the split manager (whole files, before splits exist) and by the page source (its split's row groups).
  */
 public final class RowGroupPruner
 {
-    private final S3ObjectStore store;
+    private final ParquetMetadataCache cache;
 
-    public RowGroupPruner(S3ObjectStore store)
+    public RowGroupPruner(ParquetMetadataCache cache)
     {
-        this.store = requireNonNull(store, "store is null");
+        this.cache = requireNonNull(cache, "cache is null");
     }
 
-    public record Request(
+    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues) {}
+
+    /**
+     * Hashes of a column's values per physical column type, so a query hashes each value once, not once per file.
+     */
+    public static final class HashMemo
+    {
+        private record Key(String column, PrimitiveType type) {}
+
+        private final Map<Key, Optional<BloomColumnPredicate>> predicates = new ConcurrentHashMap<>();
+
+        Optional<BloomColumnPredicate> get(ColumnDescriptor descriptor, Domain domain, int maxValues)
+        {
+            return predicates.computeIfAbsent(new Key(String.join(".", descriptor.getPath()), descriptor.getPrimitiveType()),
+                    _ -> BloomColumnPredicate.create(descriptor, domain, maxValues));
+        }
+    }
+
+    /**
+     * @param domains the predicate on the file's top-level primitive fields, by field name (as trino-parquet names
+     * them: lower case); fields the caller could not match to the table are left out
+     * @param ordinals row groups to consider, or empty for all
+     * @return ordinals of the row groups that may match, in file order
+     */
+    public List<Integer> prune(
             ParquetFileMetadata file,
+            Map<String, Domain> domains,
+            Optional<Set<Integer>> ordinals,
             long splitStart,
             long splitLength,
-            Map<List<String>, ColumnDescriptor> descriptorsByPath,
-            Optional<TupleDomainParquetPredicate> statisticsPredicate,
-            List<BloomColumnPredicate> bloomPredicates) {}
-
-    public List<RowGroupInfo> prune(Request request, S3RequestStats requestStats, PruningStats stats)
+            Options options,
+            HashMemo memo,
+            S3RequestStats requestStats,
+            MetadataCacheStats cacheStats,
+            PruningStats stats)
             throws IOException
     {
-        ParquetFileMetadata file = request.file();
         ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
         List<BlockMetadata> blocks = file.metadata().getBlocks();
+        MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
+
+        Map<String, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
+        for (String name : domains.keySet()) {
+            org.apache.parquet.schema.Type field = getParquetTypeByName(name, fileSchema);
+            if (field != null && field.isPrimitive()) {
+                fields.put(name, field);
+            }
+        }
+        MessageType requestedSchema = new MessageType(fileSchema.getName(), List.copyOf(fields.values()));
+        Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
+        Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
+        List<BloomColumnPredicate> bloomPredicates = new ArrayList<>();
+        for (Map.Entry<String, org.apache.parquet.schema.Type> entry : fields.entrySet()) {
+            ColumnDescriptor descriptor = descriptorsByPath.get(List.of(entry.getValue().getName()));
+            if (descriptor == null) {
+                continue;
+            }
+            Domain domain = domains.get(entry.getKey());
+            parquetDomains.put(descriptor, domain);
+            if (options.bloomFilters()) {
+                memo.get(descriptor, domain, options.maxBloomValues()).ifPresent(bloomPredicates::add);
+            }
+        }
+        Optional<TupleDomainParquetPredicate> statisticsPredicate = Optional.empty();
+        if (options.statistics() && !parquetDomains.isEmpty()) {
+            statisticsPredicate = Optional.of(buildPredicate(requestedSchema, TupleDomain.withColumnDomains(parquetDomains), descriptorsByPath, DateTimeZone.UTC));
+        }
 
         List<Candidate> candidates = new ArrayList<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             BlockMetadata block = blocks.get(ordinal);
-            if (block.columns().isEmpty()) {
+            if (block.columns().isEmpty() || (ordinals.isPresent() && !ordinals.get().contains(ordinal))) {
                 continue;
             }
             long start = block.columns().getFirst().getStartingPos();
-            if (start < request.splitStart() || start >= request.splitStart() + request.splitLength()) {
+            if (start < splitStart || start >= splitStart + splitLength) {
                 continue;
             }
             stats.addRowGroups(1);
@@ -71,47 +135,44 @@ public final class RowGroupPruner
                 stats.addPrunedByStatistics();
                 continue;
             }
-            PrunedBlockMetadata pruned = PrunedBlockMetadata.createPrunedColumnsMetadata(block, id, request.descriptorsByPath());
-            if (request.statisticsPredicate().isPresent() && !statisticsMatch(request.statisticsPredicate().get(), pruned, request.descriptorsByPath(), id)) {
+            PrunedBlockMetadata pruned = PrunedBlockMetadata.createPrunedColumnsMetadata(block, id, descriptorsByPath);
+            if (statisticsPredicate.isPresent() && !statisticsMatch(statisticsPredicate.get(), pruned, descriptorsByPath, id)) {
                 stats.addPrunedByStatistics();
                 continue;
             }
-            candidates.add(new Candidate(ordinal, block, pruned));
+            candidates.add(new Candidate(ordinal, pruned));
         }
 
-        if (!request.bloomPredicates().isEmpty() && !candidates.isEmpty()) {
-            candidates = pruneByBloomFilters(request, candidates, requestStats, stats);
+        if (!bloomPredicates.isEmpty() && !candidates.isEmpty()) {
+            candidates = pruneByBloomFilters(file, bloomPredicates, candidates, requestStats, cacheStats, stats);
         }
-        return candidates.stream()
-                .map(candidate -> new RowGroupInfo(candidate.pruned(), candidate.block().fileRowCountOffset(), Optional.empty()))
-                .collect(ImmutableList.toImmutableList());
+        return candidates.stream().map(Candidate::ordinal).collect(ImmutableList.toImmutableList());
     }
 
-    private record Candidate(int ordinal, BlockMetadata block, PrunedBlockMetadata pruned) {}
+    private record Candidate(int ordinal, PrunedBlockMetadata pruned) {}
 
-    private List<Candidate> pruneByBloomFilters(Request request, List<Candidate> candidates, S3RequestStats requestStats, PruningStats stats)
-            throws ParquetCorruptionException
+    private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, S3RequestStats requestStats, MetadataCacheStats cacheStats, PruningStats stats)
     {
         // a filter helps only where the predicate excludes NULL or the chunk has no NULLs
         List<BloomFilterKey> wanted = new ArrayList<>();
         for (Candidate candidate : candidates) {
-            for (BloomColumnPredicate predicate : request.bloomPredicates()) {
+            for (BloomColumnPredicate predicate : predicates) {
                 if (predicate.hashes().length > 0 && canUseFilter(candidate, predicate)) {
                     wanted.add(key(candidate, predicate));
                 }
             }
         }
-        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = new HashMap<>();
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = Map.of();
         if (!wanted.isEmpty()) {
             long[] bytesRead = new long[1];
-            filters = BloomFilterLoader.load(store, request.file(), wanted, requestStats, bytesRead);
+            filters = cache.filters(file, wanted, requestStats, cacheStats, bytesRead);
             stats.addBloomFilterBytesRead(bytesRead[0]);
         }
 
         List<Candidate> survivors = new ArrayList<>();
         for (Candidate candidate : candidates) {
             boolean excluded = false;
-            for (BloomColumnPredicate predicate : request.bloomPredicates()) {
+            for (BloomColumnPredicate predicate : predicates) {
                 if (!canUseFilter(candidate, predicate)) {
                     continue;
                 }
@@ -130,9 +191,7 @@ public final class RowGroupPruner
                     case SplitBlockBloomFilterReader.Result.Usable usable -> {
                         stats.addBloomFilterProbed();
                         long[] hashes = predicate.hashes();
-                        if (!usable.filter().mightContainAny(hashes, 0, hashes.length)) {
-                            excluded = true;
-                        }
+                        excluded = !usable.filter().mightContainAny(hashes, 0, hashes.length);
                     }
                 }
                 if (excluded) {

@@ -2,10 +2,9 @@ package io.parquetbloom.table;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
-import io.parquetbloom.connector.ParquetBloomConfig;
-import io.parquetbloom.metadata.FooterReader;
+import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
@@ -30,16 +29,14 @@ public class TableSchemaReader
 {
     public record DataColumn(String name, Type type) {}
 
-    private final S3ObjectStore store;
+    private final ParquetMetadataCache cache;
     private final ParquetTypeMapping typeMapping;
-    private final int footerReadSize;
 
     @Inject
-    public TableSchemaReader(S3ObjectStore store, TypeManager typeManager, ParquetBloomConfig config)
+    public TableSchemaReader(ParquetMetadataCache cache, TypeManager typeManager)
     {
-        this.store = requireNonNull(store, "store is null");
+        this.cache = requireNonNull(cache, "cache is null");
         this.typeMapping = new ParquetTypeMapping(typeManager);
-        this.footerReadSize = (int) config.getFooterReadSize().toBytes();
     }
 
     public List<DataColumn> readColumns(LakeTable table, S3RequestStats stats)
@@ -47,7 +44,7 @@ public class TableSchemaReader
         if (table.files().isEmpty()) {
             throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Table %s has no Parquet files under %s".formatted(table.name(), table.location()));
         }
-        ParquetFileMetadata file = FooterReader.readFooter(store, table.files().getFirst().object(), footerReadSize, stats);
+        ParquetFileMetadata file = cache.footer(table.files().getFirst().object(), table.name().toString(), stats, new MetadataCacheStats());
         return dataColumns(file, table);
     }
 

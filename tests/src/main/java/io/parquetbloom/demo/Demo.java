@@ -123,11 +123,11 @@ public final class Demo
                 long start = System.nanoTime();
                 List<List<Object>> rows = jdbc.query(sql, session);
                 long millis = (System.nanoTime() - start) / 1_000_000;
-                Map<String, Long> metrics = jdbc.metrics(sql, session);
-                OUT.printf("[demo]   bloom filters %-3s: %d rows in %,d ms | row groups %d, pruned by statistics %d, pruned by bloom filter %d | S3 GETs %d, %,d bytes%n",
+                ScanSummary scan = ScanSummary.of(jdbc.metrics(sql, session));
+                OUT.printf("[demo]   bloom filters %-3s: %d rows in %,d ms | row groups %d, pruned by statistics %d, pruned by bloom filter %d, read %d | files skipped before splits %d | S3 GETs %d, %,d bytes%n",
                         bloom ? "on" : "off", rows.size(), millis,
-                        metrics.getOrDefault("rowGroupsTotal", 0L), metrics.getOrDefault("rowGroupsPrunedByStatistics", 0L), metrics.getOrDefault("rowGroupsPrunedByBloomFilter", 0L),
-                        metrics.getOrDefault("s3GetRequests", 0L), metrics.getOrDefault("s3BytesRead", 0L));
+                        scan.rowGroups(), scan.prunedByStatistics(), scan.prunedByBloomFilter(), scan.rowGroupsRead(), scan.filesPrunedBeforeSplits(),
+                        scan.getRequests(), scan.bytesRead());
                 if (bloom) {
                     rows.stream().limit(5).forEach(row -> OUT.println("[demo]     " + row));
                 }

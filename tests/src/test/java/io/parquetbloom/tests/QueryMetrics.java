@@ -34,29 +34,45 @@ public record QueryMetrics(Map<String, Long> counts)
         return counts.getOrDefault(name, 0L);
     }
 
+    /**
+     * Row groups considered: by the coordinator before splitting, and by page sources for files it did not prune.
+     */
     public long rowGroupsTotal()
     {
-        return get("rowGroupsTotal");
+        return get("planningRowGroupsTotal") + get("rowGroupsTotal");
     }
 
     public long prunedByStatistics()
     {
-        return get("rowGroupsPrunedByStatistics");
+        return get("planningRowGroupsPrunedByStatistics") + get("rowGroupsPrunedByStatistics");
     }
 
     public long prunedByBloomFilter()
     {
-        return get("rowGroupsPrunedByBloomFilter");
+        return get("planningRowGroupsPrunedByBloomFilter") + get("rowGroupsPrunedByBloomFilter");
     }
 
     public long filtersUnusable()
     {
-        return get("bloomFiltersUnusable");
+        return get("planningBloomFiltersUnusable") + get("bloomFiltersUnusable");
     }
 
+    /**
+     * GETs of the coordinator (metadata for pruning and planning) and of the workers.
+     */
     public long getRequests()
     {
-        return get("s3GetRequests");
+        return get("s3PlanningGetRequests") + get("s3GetRequests");
+    }
+
+    public long bytesRead()
+    {
+        return get("s3PlanningBytesRead") + get("s3BytesRead");
+    }
+
+    public long rowGroupsRead()
+    {
+        return get("rowGroupsRead");
     }
 
     public long surviving()

@@ -37,13 +37,15 @@ final class TestParquetBloomConnector
 
     private final TestingLake lake = new TestingLake();
     private List<String> joinKeys;
+    private S3ProxyProcess s3;
+    private Path work;
 
     @Override
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-it");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        work = Files.createTempDirectory("parquet-bloom-it");
+        s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
         try (S3Client client = s3.client()) {
             client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             lake.writeEvents(client, work);
@@ -109,8 +111,10 @@ final class TestParquetBloomConnector
         long rowGroupsWithKey = rowGroupsHolding(row -> row.deviceId().equals(target.deviceId()));
         assertThat(result.metrics().rowGroupsTotal()).isEqualTo(ROW_GROUPS);
         assertThat(result.metrics().surviving()).isBetween(rowGroupsWithKey, rowGroupsWithKey + 2);
-        // per file one tail read and one read of its filters; then the 3 read columns of surviving row groups
-        assertThat(result.metrics().getRequests()).isLessThanOrEqualTo(2L * FILES + 3 * result.metrics().surviving());
+        assertThat(result.metrics().rowGroupsRead()).isEqualTo(result.metrics().surviving());
+        // coordinator: per file one tail read and one read of its filters; workers: the footer of each surviving
+        // file (their caches are their own) and the 3 read columns of surviving row groups
+        assertThat(result.metrics().getRequests()).isLessThanOrEqualTo(3L * FILES + 3 * result.metrics().surviving());
 
         // the same query without any pruning returns the same rows
         assertThat(run(noPruning(), sql).rows().getMaterializedRows()).containsExactlyInAnyOrderElementsOf(result.rows().getMaterializedRows());
@@ -125,14 +129,24 @@ final class TestParquetBloomConnector
         assertThat(result.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(result.metrics().rowGroupsTotal()).isEqualTo(ROW_GROUPS);
         assertThat(result.metrics().prunedByBloomFilter()).isGreaterThanOrEqualTo(ROW_GROUPS - 2);
-        // footer + filters per file, and one chunk (device_id) per false-positive row group
-        assertThat(result.metrics().getRequests()).isLessThanOrEqualTo(2L * FILES + result.metrics().surviving());
+        // footer + filters per file, then per false-positive row group its file's footer and one chunk (device_id)
+        assertThat(result.metrics().getRequests()).isLessThanOrEqualTo(2L * FILES + 2 * result.metrics().surviving());
+        // this key has no false positive in any filter: no file could match, no split was scheduled, no worker read
+        assertThat(result.metrics().surviving()).isZero();
+        assertThat(result.metrics().get("filesPrunedBeforeSplits")).isEqualTo(FILES);
+        assertThat(result.metrics().get("s3GetRequests")).isZero();
+
+        // warm: the coordinator's cache answers, not a single GET
+        Result warm = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
+        assertThat(warm.rows().getOnlyValue()).isEqualTo(0L);
+        assertThat(warm.metrics().getRequests()).isZero();
+        assertThat(warm.metrics().get("planningMetadataCacheFooterHits")).isEqualTo(FILES);
 
         Result unpruned = run(noPruning(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
         assertThat(unpruned.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(unpruned.metrics().prunedByBloomFilter()).isZero();
         // the reader coalesces a file's chunks into one GET, so the saving shows in bytes
-        assertThat(unpruned.metrics().get("s3BytesRead")).isGreaterThan(3 * result.metrics().get("s3BytesRead"));
+        assertThat(unpruned.metrics().bytesRead()).isGreaterThan(3 * result.metrics().bytesRead());
     }
 
     @Test
@@ -257,7 +271,7 @@ final class TestParquetBloomConnector
         assertThat(result.metrics().prunedByBloomFilter())
                 .as("%s%n%s", result.metrics().counts(), computeScalar(session, "EXPLAIN ANALYZE VERBOSE SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id"))
                 .isGreaterThan(0);
-        assertThat(result.metrics().get("rowGroupsTotal") - result.metrics().prunedByBloomFilter()).isGreaterThanOrEqualTo(holding);
+        assertThat(result.metrics().surviving()).isGreaterThanOrEqualTo(holding);
         assertThat(run(noPruning(), "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id").rows().getOnlyValue()).isEqualTo(expectedJoin);
     }
 
@@ -279,6 +293,29 @@ final class TestParquetBloomConnector
         assertThat(result.rows().getMaterializedRows().getFirst().getFields()).containsExactly(200L, 14L);
         assertThat(result.metrics().rowGroupsTotal()).isEqualTo(1);
         assertThat(computeScalar("SELECT count(*) FROM by_date WHERE h = 3")).isEqualTo(100L);
+    }
+
+    @Test
+    void rewrittenObjectIsNeverServedFromStaleMetadata()
+    {
+        List<TelemetryRow> first = lake.events().subList(0, 1_000);
+        List<TelemetryRow> second = lake.events().subList(20_000, 22_500);
+        String key = TestingLake.tableKey("telemetry", "mutable", "part-0.parquet");
+        try (S3Client client = s3.client()) {
+            TestingLake.upload(client, TestingLake.eventsFileBytes(work, "mutable-1.parquet", first), key);
+            String device = first.get(10).deviceId();
+            String sql = "SELECT count(*) FROM mutable WHERE device_id = '%s'".formatted(device);
+            assertThat(computeScalar(sql)).isEqualTo(first.stream().filter(row -> row.deviceId().equals(device)).count());
+            assertThat(computeScalar(sql)).isEqualTo(first.stream().filter(row -> row.deviceId().equals(device)).count());
+
+            // same key, other content: new size and ETag, so cached footers and filters of the old object do not apply
+            TestingLake.upload(client, TestingLake.eventsFileBytes(work, "mutable-2.parquet", second), key);
+            assertThat(computeScalar(sql)).isEqualTo(second.stream().filter(row -> row.deviceId().equals(device)).count());
+            String other = second.get(5).deviceId();
+            assertThat(computeScalar("SELECT count(*) FROM mutable WHERE device_id = '%s'".formatted(other)))
+                    .isEqualTo(second.stream().filter(row -> row.deviceId().equals(other)).count())
+                    .isNotEqualTo(0L);
+        }
     }
 
     @Test

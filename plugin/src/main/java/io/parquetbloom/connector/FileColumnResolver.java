@@ -1,0 +1,81 @@
+package io.parquetbloom.connector;
+
+import io.parquetbloom.table.ParquetTypeMapping;
+import io.trino.spi.type.BigintType;
+import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TinyintType;
+import io.trino.spi.type.Type;
+import org.apache.parquet.schema.MessageType;
+
+import java.util.Optional;
+
+import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Finds a table column in one file's schema: by name without regard to case, readable as the table's type when the
+ * types are equal or the file holds a narrower integer (schema evolution, e.g. INT32 files in a BIGINT table).
+ */
+final class FileColumnResolver
+{
+    sealed interface Resolution
+    {
+        record Missing()
+                implements Resolution {}
+
+        record Match(org.apache.parquet.schema.Type field)
+                implements Resolution {}
+
+        record Mismatch(org.apache.parquet.schema.Type field, Optional<Type> fileType)
+                implements Resolution {}
+    }
+
+    private final ParquetTypeMapping typeMapping;
+
+    FileColumnResolver(ParquetTypeMapping typeMapping)
+    {
+        this.typeMapping = requireNonNull(typeMapping, "typeMapping is null");
+    }
+
+    Resolution resolve(ParquetBloomColumnHandle column, MessageType fileSchema)
+    {
+        if (column.partitionKey()) {
+            return new Resolution.Missing();
+        }
+        org.apache.parquet.schema.Type field = getParquetTypeByName(column.name(), fileSchema);
+        if (field == null) {
+            return new Resolution.Missing();
+        }
+        Optional<Type> fileType = typeMapping.toTrinoType(field);
+        if (fileType.isEmpty() || !readableAs(fileType.get(), column.type())) {
+            return new Resolution.Mismatch(field, fileType);
+        }
+        return new Resolution.Match(field);
+    }
+
+    private static boolean readableAs(Type fileType, Type tableType)
+    {
+        if (fileType.equals(tableType)) {
+            return true;
+        }
+        return integerRank(fileType) > 0 && integerRank(tableType) > integerRank(fileType);
+    }
+
+    private static int integerRank(Type type)
+    {
+        if (type instanceof TinyintType) {
+            return 1;
+        }
+        if (type instanceof SmallintType) {
+            return 2;
+        }
+        if (type instanceof IntegerType) {
+            return 3;
+        }
+        if (type instanceof BigintType) {
+            return 4;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,48 @@
+package io.parquetbloom.metadata;
+
+/**
+ * Cache use of one reader (a page source, or the split source of one query).
+ */
+public final class MetadataCacheStats
+{
+    private long footerHits;
+    private long footerMisses;
+    private long filterHits;
+    private long filterMisses;
+
+    synchronized void footer(boolean hit)
+    {
+        if (hit) {
+            footerHits++;
+        }
+        else {
+            footerMisses++;
+        }
+    }
+
+    synchronized void filters(long hits, long misses)
+    {
+        filterHits += hits;
+        filterMisses += misses;
+    }
+
+    public synchronized long footerHits()
+    {
+        return footerHits;
+    }
+
+    public synchronized long footerMisses()
+    {
+        return footerMisses;
+    }
+
+    public synchronized long filterHits()
+    {
+        return filterHits;
+    }
+
+    public synchronized long filterMisses()
+    {
+        return filterMisses;
+    }
+}

@@ -1,0 +1,173 @@
+package io.parquetbloom.metadata;
+
+import com.google.common.cache.Cache;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import com.google.inject.Inject;
+import io.parquetbloom.connector.ParquetBloomConfig;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import io.trino.cache.EvictableCacheBuilder;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+
+import static com.google.common.base.Throwables.throwIfUnchecked;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Footers and bloom filters across queries, on each node, bounded by bytes and keyed by location + size + ETag.
+ * Also learns, per table, how many bytes footer plus filters usually take at the end of a file, so that one tail
+ * GET fetches both when writers put the filters just before the footer (parquet-java and Trino do).
+ */
+public class ParquetMetadataCache
+{
+    // never learn a tail larger than this: beyond it a second, targeted GET is cheaper than a huge first one
+    private static final int MAX_LEARNED_TAIL = 16 << 20;
+
+    private record FilterKey(FileKey file, BloomFilterKey filter) {}
+
+    private final S3ObjectStore store;
+    private final int minimumTailSize;
+    private final Cache<Object, Object> cache;
+    private final Map<String, Integer> tailSizes = new ConcurrentHashMap<>();
+
+    @Inject
+    public ParquetMetadataCache(S3ObjectStore store, ParquetBloomConfig config)
+    {
+        this.store = requireNonNull(store, "store is null");
+        this.minimumTailSize = (int) config.getFooterReadSize().toBytes();
+        this.cache = EvictableCacheBuilder.newBuilder()
+                .maximumWeight(config.getMetadataCacheMaxSize().toBytes())
+                .weigher((Object _, Object value) -> weight(value))
+                .shareNothingWhenDisabled()
+                .recordStats()
+                .build();
+    }
+
+    /**
+     * The footer of a file, from the cache or with one tail GET (two for large footers).
+     *
+     * @param table identifies the table whose files share a layout, for the learned tail size
+     */
+    public ParquetFileMetadata footer(S3ObjectInfo object, String table, S3RequestStats requestStats, MetadataCacheStats cacheStats)
+    {
+        FileKey key = FileKey.of(object);
+        if (cache.getIfPresent(key) instanceof ParquetFileMetadata cached) {
+            cacheStats.footer(true);
+            return cached;
+        }
+        cacheStats.footer(false);
+        try {
+            return (ParquetFileMetadata) cache.get(key, () -> {
+                int tailSize = Math.max(minimumTailSize, tailSizes.getOrDefault(table, 0));
+                ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, requestStats);
+                learnTailSize(table, file);
+                return file;
+            });
+        }
+        catch (ExecutionException | UncheckedExecutionException e) {
+            throwIfUnchecked(e.getCause());
+            throw new RuntimeException(e.getCause());
+        }
+    }
+
+    /**
+     * Bloom filters of the given column chunks: cached ones without I/O, the others in as few GETs as possible.
+     *
+     * @param bytesRead receives the filter bytes fetched
+     */
+    public Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters(ParquetFileMetadata file, Collection<BloomFilterKey> keys, S3RequestStats requestStats, MetadataCacheStats cacheStats, long[] bytesRead)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
+        List<BloomFilterKey> missing = new ArrayList<>();
+        for (BloomFilterKey key : keys) {
+            if (cache.getIfPresent(new FilterKey(fileKey, key)) instanceof SplitBlockBloomFilterReader.Result cached) {
+                results.put(key, cached);
+            }
+            else {
+                missing.add(key);
+            }
+        }
+        if (!missing.isEmpty()) {
+            Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> loaded = BloomFilterLoader.load(store, file, missing, requestStats, bytesRead);
+            for (BloomFilterKey key : missing) {
+                SplitBlockBloomFilterReader.Result result = loaded.get(key);
+                if (result == null) {
+                    // the chunk has no filter: remember that too
+                    result = NO_FILTER;
+                }
+                SplitBlockBloomFilterReader.Result value = result;
+                try {
+                    cache.get(new FilterKey(fileKey, key), () -> value);
+                }
+                catch (ExecutionException | UncheckedExecutionException e) {
+                    // not cached; the result is still used
+                }
+                if (result != NO_FILTER) {
+                    results.put(key, result);
+                }
+            }
+        }
+        results.values().removeIf(result -> result == NO_FILTER);
+        cacheStats.filters(keys.size() - missing.size(), missing.size());
+        return results;
+    }
+
+    private static final SplitBlockBloomFilterReader.Result NO_FILTER = new SplitBlockBloomFilterReader.Result.Unusable("no filter");
+
+    public long evictions()
+    {
+        return cache.stats().evictionCount();
+    }
+
+    public long size()
+    {
+        return cache.size();
+    }
+
+    public int tailSize(String table)
+    {
+        return Math.max(minimumTailSize, tailSizes.getOrDefault(table, 0));
+    }
+
+    private void learnTailSize(String table, ParquetFileMetadata file)
+    {
+        FileMetaData footer = file.metadata().getParquetMetadata();
+        long firstFilter = Long.MAX_VALUE;
+        if (footer.getRow_groups() != null) {
+            for (RowGroup rowGroup : footer.getRow_groups()) {
+                for (ColumnChunk chunk : rowGroup.getColumns()) {
+                    if (chunk.isSetMeta_data() && chunk.getMeta_data().isSetBloom_filter_offset() && chunk.getMeta_data().getBloom_filter_offset() >= 4) {
+                        firstFilter = Math.min(firstFilter, chunk.getMeta_data().getBloom_filter_offset());
+                    }
+                }
+            }
+        }
+        long needed = firstFilter == Long.MAX_VALUE ? file.object().size() - file.footerStart() : file.object().size() - firstFilter;
+        if (needed > 0 && needed <= MAX_LEARNED_TAIL) {
+            tailSizes.merge(table, (int) needed, Math::max);
+        }
+    }
+
+    private static int weight(Object value)
+    {
+        return switch (value) {
+            // the parsed Thrift objects take several times the serialized footer
+            case ParquetFileMetadata file -> (int) Math.min(Integer.MAX_VALUE, 4L * file.tail().length + 4096);
+            case SplitBlockBloomFilterReader.Result.Usable usable -> (int) Math.min(Integer.MAX_VALUE, usable.filter().getRetainedSizeInBytes() + 64);
+            default -> 256;
+        };
+    }
+}
