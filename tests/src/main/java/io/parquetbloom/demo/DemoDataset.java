@@ -64,6 +64,25 @@ public final class DemoDataset
 
     public static void write(S3Client s3, String bucket, String rootKey, Scale scale, Path workDirectory, PrintStream progress)
     {
+        write(s3, bucket, rootKey, scale, 0, workDirectory, progress);
+    }
+
+    /**
+     * A device that appears only in the first {@value #HOT_FILES} files (every 40th row there), for IN lists whose
+     * keys all live in a few files.
+     */
+    public static String hotDeviceId(int hotDevice)
+    {
+        return deviceId(-2L - hotDevice);
+    }
+
+    public static final int HOT_FILES = 3;
+
+    /**
+     * @param hotDevices how many {@link #hotDeviceId hot devices} to place in the first files (0 for none)
+     */
+    public static void write(S3Client s3, String bucket, String rootKey, Scale scale, int hotDevices, Path workDirectory, PrintStream progress)
+    {
         requireNonNull(s3, "s3 is null");
         long totalRows = scale.rows();
         long written = 0;
@@ -94,8 +113,9 @@ public final class DemoDataset
                 try (ParquetWriter<Group> writer = builder.build()) {
                     int rows = scale.rowGroupsPerFile() * scale.rowsPerRowGroup();
                     for (int row = 0; row < rows; row++) {
+                        boolean hot = hotDevices > 0 && file < HOT_FILES && row % 40 == 0;
                         writer.write(groups.newGroup()
-                                .append("device_id", deviceId(random.nextInt(scale.devices())))
+                                .append("device_id", hot ? hotDeviceId((row / 40) % hotDevices) : deviceId(random.nextInt(scale.devices())))
                                 .append("trace_id", HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextLong()))
                                 .append("voltage", Math.round(random.nextDouble(200, 250) * 100) / 100.0)
                                 .append("event_timestamp", monthStartMicros + random.nextLong(27L * 24 * 3600 * 1_000_000)));

@@ -1,0 +1,249 @@
+package io.parquetbloom.benchmarks;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A TCP proxy in front of the S3 server that understands just enough HTTP/1.1 to count requests and response bytes
+ * by method, and that delays every request by a fixed latency to model S3's time to first byte. Requests pass
+ * through byte for byte, so SigV4 signatures (which cover the Host header) stay valid. Paths containing
+ * {@code ignoredPathPart} (the Hive file metastore's objects) are neither delayed nor counted.
+ */
+final class CountingProxy
+        implements AutoCloseable
+{
+    private final ServerSocket server;
+    private final int upstreamPort;
+    private final long latencyMillis;
+    private final String ignoredPathPart;
+    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "counting-proxy");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Map<String, AtomicLong> requests = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> bytes = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    CountingProxy(int upstreamPort, long latencyMillis, String ignoredPathPart)
+            throws IOException
+    {
+        this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+        this.upstreamPort = upstreamPort;
+        this.latencyMillis = latencyMillis;
+        this.ignoredPathPart = ignoredPathPart;
+        threads.execute(this::acceptLoop);
+    }
+
+    String endpoint()
+    {
+        return "http://127.0.0.1:" + server.getLocalPort();
+    }
+
+    /**
+     * @param gets object GETs (ranged or whole)
+     * @param getBytes response bytes of object GETs
+     * @param lists ListObjects requests
+     * @param heads HEAD requests
+     */
+    record Counts(long gets, long getBytes, long lists, long heads) {}
+
+    Counts counts()
+    {
+        return new Counts(get(requests, "GET"), get(bytes, "GET"), get(requests, "LIST"), get(requests, "HEAD"));
+    }
+
+    private static boolean isListing(String target)
+    {
+        if (target.contains("list-type=")) {
+            return true;
+        }
+        String path = target.contains("?") ? target.substring(0, target.indexOf('?')) : target;
+        // path-style requests: /bucket or /bucket/ address the bucket, /bucket/key an object
+        String trimmed = path.startsWith("/") ? path.substring(1) : path;
+        int slash = trimmed.indexOf('/');
+        return slash < 0 || slash == trimmed.length() - 1;
+    }
+
+    void reset()
+    {
+        requests.clear();
+        bytes.clear();
+    }
+
+    private static long get(Map<String, AtomicLong> counters, String method)
+    {
+        AtomicLong counter = counters.get(method);
+        return counter == null ? 0 : counter.get();
+    }
+
+    private void acceptLoop()
+    {
+        while (!closed) {
+            try {
+                Socket client = server.accept();
+                client.setTcpNoDelay(true);
+                threads.execute(() -> serve(client));
+            }
+            catch (IOException e) {
+                if (!closed) {
+                    System.err.println("[proxy] accept failed: " + e);
+                }
+            }
+        }
+    }
+
+    private void serve(Socket client)
+    {
+        try (client; Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
+            upstream.setTcpNoDelay(true);
+            // the method of the request whose response is flowing back; SDK clients do not pipeline
+            String[] currentMethod = {"OTHER"};
+            boolean[] currentCounted = {true};
+            threads.execute(() -> copyResponses(upstream, client, currentMethod, currentCounted));
+            InputStream in = client.getInputStream();
+            OutputStream out = upstream.getOutputStream();
+            while (true) {
+                byte[] head = readHead(in);
+                if (head == null) {
+                    return;
+                }
+                String text = new String(head, StandardCharsets.ISO_8859_1);
+                String requestLine = text.substring(0, Math.max(0, text.indexOf("\r\n")));
+                String[] parts = requestLine.split(" ");
+                String method = parts.length > 0 ? parts[0].toUpperCase(Locale.ROOT) : "OTHER";
+                // a GET without an object key (or with list-type) is a listing, counted apart from object reads
+                if (method.equals("GET") && parts.length > 1 && isListing(parts[1])) {
+                    method = "LIST";
+                }
+                boolean counted = parts.length < 2 || !parts[1].contains(ignoredPathPart);
+                long contentLength = contentLength(text);
+                if (counted) {
+                    requests.computeIfAbsent(method, _ -> new AtomicLong()).incrementAndGet();
+                    if (latencyMillis > 0) {
+                        Thread.sleep(latencyMillis);
+                    }
+                }
+                synchronized (currentMethod) {
+                    currentMethod[0] = method;
+                    currentCounted[0] = counted;
+                }
+                out.write(head);
+                copyExactly(in, out, contentLength);
+                out.flush();
+            }
+        }
+        catch (IOException | InterruptedException e) {
+            // a client or the server closed the connection
+        }
+    }
+
+    private void copyResponses(Socket upstream, Socket client, String[] currentMethod, boolean[] currentCounted)
+    {
+        byte[] buffer = new byte[64 * 1024];
+        try {
+            InputStream in = upstream.getInputStream();
+            OutputStream out = client.getOutputStream();
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                String method;
+                boolean counted;
+                synchronized (currentMethod) {
+                    method = currentMethod[0];
+                    counted = currentCounted[0];
+                }
+                if (counted) {
+                    bytes.computeIfAbsent(method, _ -> new AtomicLong()).addAndGet(read);
+                }
+                out.write(buffer, 0, read);
+                out.flush();
+            }
+        }
+        catch (IOException e) {
+            // connection closed
+        }
+        finally {
+            try {
+                client.close();
+            }
+            catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    /**
+     * The request line and headers up to the blank line, or null at end of stream.
+     */
+    private static byte[] readHead(InputStream in)
+            throws IOException
+    {
+        ByteArrayOutputStream head = new ByteArrayOutputStream(512);
+        int matched = 0;
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                return null;
+            }
+            head.write(b);
+            matched = switch (matched) {
+                case 0, 2 -> b == '\r' ? matched + 1 : 0;
+                case 1, 3 -> b == '\n' ? matched + 1 : (b == '\r' ? 1 : 0);
+                default -> 0;
+            };
+            if (matched == 4) {
+                return head.toByteArray();
+            }
+        }
+    }
+
+    private static long contentLength(String head)
+    {
+        for (String line : head.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+                return Long.parseLong(line.substring(colon + 1).trim());
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Copies exactly a request body's bytes (the stream carries further requests after it).
+     */
+    private static void copyExactly(InputStream in, OutputStream out, long length)
+            throws IOException
+    {
+        byte[] buffer = new byte[16 * 1024];
+        long remaining = length;
+        while (remaining > 0) {
+            int read = in.read(buffer, 0, (int) Math.min(buffer.length, remaining));
+            if (read < 0) {
+                throw new IOException("request body ended early");
+            }
+            out.write(buffer, 0, read);
+            remaining -= read;
+        }
+    }
+
+    @Override
+    public void close()
+            throws IOException
+    {
+        closed = true;
+        server.close();
+        threads.shutdownNow();
+    }
+}

@@ -1,0 +1,388 @@
+package io.parquetbloom.benchmarks;
+
+import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.connector.ParquetBloomPlugin;
+import io.parquetbloom.demo.DemoDataset;
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.trino.Session;
+import io.trino.plugin.hive.HivePlugin;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static io.trino.testing.TestingSession.testSessionBuilder;
+
+/**
+ * {@code ./run bench}: point lookups through one Trino 483 with two catalogs over the same objects, ours and
+ * Trino's Hive connector (file metastore, external Parquet tables, {@code parquet.use-bloom-filter=true}), each
+ * behind its own counting proxy that adds a fixed latency per request. Workloads run cold (a fresh catalog per run)
+ * and warm; rows must match between the catalogs or the run fails.
+ * <p>
+ * Flags: {@code --files N} (64), {@code --row-groups N} (4), {@code --rows-per-row-group N} (25000),
+ * {@code --runs N} (10), {@code --latency-ms N} (20), {@code --concurrency-seconds N} (20), {@code --clients N} (16),
+ * {@code --json FILE}, {@code --smoke} (tiny and quick, for CI).
+ */
+public final class LookupBenchmark
+{
+    private static final String BUCKET = "lake";
+    private static final String ROOT = "warehouse/";
+    private static final int HOT_DEVICES = 2_000;
+
+    private LookupBenchmark() {}
+
+    record Options(int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json) {}
+
+    record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput) {}
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        Options options = parse(args);
+        List<Result> results = run(options);
+        System.out.println();
+        System.out.println(markdown(results));
+        if (options.json().isPresent()) {
+            Files.writeString(options.json().get(), json(options, results));
+            System.out.println("[bench] JSON written to " + options.json().get());
+        }
+        System.exit(0);
+    }
+
+    static Options parse(String[] args)
+    {
+        int files = 64;
+        int rowGroups = 4;
+        int rows = 25_000;
+        int runs = 10;
+        long latency = 20;
+        int seconds = 20;
+        int clients = 16;
+        Optional<Path> json = Optional.empty();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--files" -> files = Integer.parseInt(args[++i]);
+                case "--row-groups" -> rowGroups = Integer.parseInt(args[++i]);
+                case "--rows-per-row-group" -> rows = Integer.parseInt(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--latency-ms" -> latency = Long.parseLong(args[++i]);
+                case "--concurrency-seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--json" -> json = Optional.of(Path.of(args[++i]));
+                case "--smoke" -> {
+                    files = 4;
+                    rows = 3_000;
+                    runs = 1;
+                    latency = 0;
+                    seconds = 2;
+                    clients = 2;
+                }
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        return new Options(files, rowGroups, rows, runs, latency, seconds, clients, json);
+    }
+
+    static List<Result> run(Options options)
+            throws Exception
+    {
+        Path work = Files.createTempDirectory("lookup-bench");
+        DemoDataset.Scale scale = new DemoDataset.Scale(options.files(), options.rowGroups(), options.rowsPerRowGroup(), (int) Math.max(1_000, options.files() * (long) options.rowGroups() * options.rowsPerRowGroup() / 6));
+        progress("starting S3Proxy and two counting proxies (latency %d ms per request)".formatted(options.latencyMillis()));
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"), freePort(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Optional.of(work.resolve("s3data")));
+                CountingProxy ours = new CountingProxy(port(s3.endpoint()), options.latencyMillis(), "bench-metastore");
+                CountingProxy hive = new CountingProxy(port(s3.endpoint()), options.latencyMillis(), "bench-metastore")) {
+            List<String> keys;
+            try (S3Client client = s3.client()) {
+                client.createBucket(request -> request.bucket(BUCKET));
+                progress("writing %d files x %d row groups x %,d rows".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup()));
+                DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, work.resolve("generate"), System.out);
+                keys = writeKeys(client, work, scale);
+            }
+
+            Session session = testSessionBuilder().setCatalog("lake").setSchema("telemetry").build();
+            try (DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
+                    .setWorkerCount(0)
+                    .build()) {
+                runner.installPlugin(new ParquetBloomPlugin());
+                runner.installPlugin(new HivePlugin());
+                runner.createCatalog("lake", "parquet_bloom", oursProperties(ours));
+                runner.createCatalog("hive", "hive", hiveProperties(hive));
+                progress("registering the Hive tables (file metastore)");
+                runner.execute("CREATE SCHEMA hive.telemetry WITH (location = 's3://lake/bench-metastore/telemetry')");
+                runner.execute("""
+                        CREATE TABLE hive.telemetry.events (device_id varchar, trace_id varchar, voltage double, event_timestamp timestamp(6), year bigint, month bigint)
+                        WITH (format = 'PARQUET', external_location = 's3://lake/warehouse/telemetry/events', partitioned_by = ARRAY['year', 'month'])""");
+                runner.execute("CALL hive.system.sync_partition_metadata('telemetry', 'events', 'ADD')");
+                runner.execute("CREATE TABLE hive.telemetry.keys (device_id varchar) WITH (format = 'PARQUET', external_location = 's3://lake/warehouse/telemetry/keys')");
+
+                SplittableRandom random = new SplittableRandom(5);
+                String present = (String) runner.execute("SELECT device_id FROM lake.telemetry.events WHERE year = 2025 AND month = 1 LIMIT 1").getOnlyValue();
+                String absent = DemoDataset.deviceId(-1);
+                List<String> in10 = new ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                    in10.add(DemoDataset.deviceId(random.nextInt(scale.devices())));
+                    in10.add(DemoDataset.deviceId(-1_000_000L - i));
+                }
+                List<String> in2000 = new ArrayList<>();
+                for (int i = 0; i < HOT_DEVICES; i++) {
+                    in2000.add(DemoDataset.hotDeviceId(i));
+                }
+                Map<String, String> workloads = ImmutableMap.<String, String>builder()
+                        .put("absent_key", "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + absent + "'")
+                        .put("present_key", "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + present + "'")
+                        .put("in_10", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in10) + ")")
+                        .put("in_2000", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in2000) + ")")
+                        .put("join_dynamic_filter", "SELECT count(*) FROM %1$s.telemetry.events e JOIN %1$s.telemetry.keys k ON e.device_id = k.device_id")
+                        .put("range_control", "SELECT count(*) FROM %s.telemetry.events WHERE event_timestamp >= TIMESTAMP '2025-03-01 00:00:00' AND event_timestamp < TIMESTAMP '2025-03-08 00:00:00'")
+                        .buildOrThrow();
+
+                List<Result> results = new ArrayList<>();
+                int step = 0;
+                int steps = workloads.size() * 2 * 2;
+                for (Map.Entry<String, String> workload : workloads.entrySet()) {
+                    MaterializedResult expected = null;
+                    for (String catalog : List.of("parquet_bloom", "hive")) {
+                        CountingProxy proxy = catalog.equals("hive") ? hive : ours;
+                        for (String phase : List.of("cold", "warm")) {
+                            progress("[%d/%d] %s on %s, %s, %d runs".formatted(++step, steps, workload.getKey(), catalog, phase, options.runs()));
+                            Measured measured = measure(runner, catalog, phase, workload.getValue(), options, proxy);
+                            if (expected == null) {
+                                expected = measured.result();
+                            }
+                            else if (!sameRows(expected, measured.result())) {
+                                throw new IllegalStateException("%s: %s returned other rows than parquet_bloom:%n%s%nvs%n%s".formatted(workload.getKey(), catalog, measured.result(), expected));
+                            }
+                            results.add(new Result(workload.getKey(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
+                                    percentile(measured.millis(), 50), percentile(measured.millis(), 95), percentile(measured.millis(), 99), measured.result().getRowCount(), 0));
+                        }
+                    }
+                }
+                for (String catalog : List.of("parquet_bloom", "hive")) {
+                    progress("concurrency on %s: %d clients for %d s".formatted(catalog, options.clients(), options.concurrencySeconds()));
+                    results.add(concurrency(runner, catalog, options, present, absent));
+                }
+                return results;
+            }
+        }
+    }
+
+    private record Measured(MaterializedResult result, long gets, long bytes, long lists, List<Double> millis) {}
+
+    private static Measured measure(DistributedQueryRunner runner, String catalog, String phase, String template, Options options, CountingProxy proxy)
+            throws IOException
+    {
+        List<Double> millis = new ArrayList<>();
+        MaterializedResult result = null;
+        long gets = 0;
+        long bytes = 0;
+        long lists = 0;
+        String warmName = catalog.equals("hive") ? "hive" : "lake";
+        if (phase.equals("warm")) {
+            runner.execute(template.formatted(warmName));
+        }
+        for (int run = 0; run < options.runs(); run++) {
+            String name = warmName;
+            if (phase.equals("cold")) {
+                name = "%s_cold_%d".formatted(warmName, System.nanoTime() % 1_000_000_000L);
+                runner.createCatalog(name, catalog.equals("hive") ? "hive" : "parquet_bloom", catalog.equals("hive") ? hiveProperties(proxy) : oursProperties(proxy));
+            }
+            proxy.reset();
+            long start = System.nanoTime();
+            result = runner.execute(template.formatted(name));
+            millis.add((System.nanoTime() - start) / 1e6);
+            CountingProxy.Counts counts = proxy.counts();
+            gets += counts.gets();
+            bytes += counts.getBytes();
+            lists += counts.lists();
+            if (phase.equals("cold")) {
+                runner.execute("DROP CATALOG " + name);
+            }
+        }
+        return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis);
+    }
+
+    private static Result concurrency(DistributedQueryRunner runner, String catalog, Options options, String present, String absent)
+            throws InterruptedException
+    {
+        String name = catalog.equals("hive") ? "hive" : "lake";
+        ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.concurrencySeconds());
+        ExecutorService clients = Executors.newFixedThreadPool(options.clients());
+        for (int client = 0; client < options.clients(); client++) {
+            int seed = client;
+            clients.execute(() -> {
+                SplittableRandom random = new SplittableRandom(seed);
+                while (System.nanoTime() < deadline) {
+                    String key = random.nextBoolean() ? present : absent;
+                    long start = System.nanoTime();
+                    runner.execute("SELECT count(*) FROM %s.telemetry.events WHERE device_id = '%s'".formatted(name, key));
+                    latencies.add((System.nanoTime() - start) / 1e6);
+                }
+            });
+        }
+        clients.shutdown();
+        clients.awaitTermination(options.concurrencySeconds() + 600L, TimeUnit.SECONDS);
+        List<Double> all = new ArrayList<>(latencies);
+        return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, percentile(all, 50), percentile(all, 95), percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds());
+    }
+
+    private static Map<String, String> oursProperties(CountingProxy proxy)
+    {
+        return ImmutableMap.<String, String>builder()
+                .put("location", "s3://" + BUCKET + "/" + ROOT)
+                .put("s3.endpoint", proxy.endpoint())
+                .put("s3.region", "us-east-1")
+                .put("s3.path-style-access", "true")
+                .put("s3.aws-access-key", S3ProxyProcess.ACCESS_KEY)
+                .put("s3.aws-secret-key", S3ProxyProcess.SECRET_KEY)
+                .buildOrThrow();
+    }
+
+    private static Map<String, String> hiveProperties(CountingProxy proxy)
+    {
+        return ImmutableMap.<String, String>builder()
+                .put("hive.metastore", "file")
+                .put("hive.metastore.catalog.dir", "s3://" + BUCKET + "/bench-metastore")
+                .put("fs.native-s3.enabled", "true")
+                .put("s3.endpoint", proxy.endpoint())
+                .put("s3.region", "us-east-1")
+                .put("s3.path-style-access", "true")
+                .put("s3.aws-access-key", S3ProxyProcess.ACCESS_KEY)
+                .put("s3.aws-secret-key", S3ProxyProcess.SECRET_KEY)
+                .put("parquet.use-bloom-filter", "true")
+                .put("hive.timestamp-precision", "MICROSECONDS")
+                .buildOrThrow();
+    }
+
+    private static List<String> writeKeys(S3Client client, Path work, DemoDataset.Scale scale)
+            throws IOException
+    {
+        SplittableRandom random = new SplittableRandom(100);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            keys.add(i % 2 == 0 ? DemoDataset.deviceId(random.nextInt(scale.devices())) : DemoDataset.deviceId(-2_000_000L - i));
+        }
+        MessageType schema = MessageTypeParser.parseMessageType("message keys { required binary device_id (STRING); }");
+        Path file = work.resolve("keys.parquet");
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).withConf(new Configuration(false)).build()) {
+            SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+            for (String key : keys) {
+                writer.write(groups.newGroup().append("device_id", key));
+            }
+        }
+        client.putObject(request -> request.bucket(BUCKET).key(ROOT + "telemetry/keys/keys.parquet"), RequestBody.fromFile(file));
+        return keys;
+    }
+
+    private static boolean sameRows(MaterializedResult left, MaterializedResult right)
+    {
+        List<String> a = left.getMaterializedRows().stream().map(Object::toString).sorted().toList();
+        List<String> b = right.getMaterializedRows().stream().map(Object::toString).sorted().toList();
+        return a.equals(b);
+    }
+
+    static double percentile(List<Double> values, int percentile)
+    {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int index = (int) Math.ceil(percentile / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    static String markdown(List<Result> results)
+    {
+        StringBuilder table = new StringBuilder();
+        table.append("| workload | phase | parquet_bloom GETs / MiB / p50 ms (LISTs) | hive GETs / MiB / p50 ms (LISTs) | GETs hive/ours | bytes hive/ours | p50 hive/ours |\n");
+        table.append("|---|---|---|---|---|---|---|\n");
+        for (Result ours : results) {
+            if (!ours.catalog().equals("parquet_bloom") || ours.workload().equals("concurrency")) {
+                continue;
+            }
+            Result hive = results.stream().filter(other -> other.catalog().equals("hive") && other.workload().equals(ours.workload()) && other.phase().equals(ours.phase())).findFirst().orElseThrow();
+            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f (%d) | %d / %.1f / %.0f (%d) | %s | %s | %s |%n",
+                    ours.workload(), ours.phase(),
+                    ours.gets(), ours.bytes() / 1048576.0, ours.p50(), ours.lists(),
+                    hive.gets(), hive.bytes() / 1048576.0, hive.p50(), hive.lists(),
+                    ratio(hive.gets(), ours.gets()), ratio(hive.bytes(), ours.bytes()), ratio(hive.p50(), ours.p50())));
+        }
+        table.append("\n| concurrency | queries/s | p50 ms | p99 ms |\n|---|---|---|---|\n");
+        for (Result result : results) {
+            if (result.workload().equals("concurrency")) {
+                table.append(String.format(Locale.ROOT, "| %s | %.1f | %.0f | %.0f |%n", result.catalog(), result.throughput(), result.p50(), result.p99()));
+            }
+        }
+        return table.toString();
+    }
+
+    private static String ratio(double hive, double ours)
+    {
+        if (ours == 0) {
+            return hive == 0 ? "-" : "inf";
+        }
+        return String.format(Locale.ROOT, "%.1fx", hive / ours);
+    }
+
+    static String json(Options options, List<Result> results)
+    {
+        String scale = String.format(Locale.ROOT, "{\"files\": %d, \"row_groups_per_file\": %d, \"rows_per_row_group\": %d, \"runs\": %d, \"latency_ms\": %d, \"concurrency_seconds\": %d, \"clients\": %d}",
+                options.files(), options.rowGroups(), options.rowsPerRowGroup(), options.runs(), options.latencyMillis(), options.concurrencySeconds(), options.clients());
+        String items = results.stream()
+                .map(result -> String.format(Locale.ROOT, "{\"workload\": \"%s\", \"catalog\": \"%s\", \"phase\": \"%s\", \"runs\": %d, \"gets\": %d, \"bytes\": %d, \"lists\": %d, \"p50_ms\": %.1f, \"p95_ms\": %.1f, \"p99_ms\": %.1f, \"rows\": %d%s}",
+                        result.workload(), result.catalog(), result.phase(), result.runs(), result.gets(), result.bytes(), result.lists(), result.p50(), result.p95(), result.p99(), result.rows(),
+                        result.workload().equals("concurrency") ? String.format(Locale.ROOT, ", \"throughput_qps\": %.2f", result.throughput()) : ""))
+                .collect(Collectors.joining(",\n    ", "[\n    ", "\n  ]"));
+        return "{\n  \"scale\": " + scale + ",\n  \"results\": " + items + "\n}\n";
+    }
+
+    private static String quoted(List<String> values)
+    {
+        return values.stream().map(value -> "'" + value + "'").collect(Collectors.joining(","));
+    }
+
+    private static void progress(String message)
+    {
+        System.out.println("[bench] " + message);
+    }
+
+    private static int port(String endpoint)
+    {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    }
+
+    private static int freePort()
+            throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
