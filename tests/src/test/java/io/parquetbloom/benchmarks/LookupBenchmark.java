@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -56,7 +57,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json) {}
+    record Options(int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads) {}
 
     record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput) {}
 
@@ -84,6 +85,8 @@ public final class LookupBenchmark
         int seconds = 20;
         int clients = 16;
         Optional<Path> json = Optional.empty();
+        List<String> catalogs = List.of("parquet_bloom", "hive");
+        Optional<Set<String>> workloads = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--files" -> files = Integer.parseInt(args[++i]);
@@ -94,6 +97,8 @@ public final class LookupBenchmark
                 case "--concurrency-seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
                 case "--json" -> json = Optional.of(Path.of(args[++i]));
+                case "--catalogs" -> catalogs = List.of(args[++i].split(","));
+                case "--workloads" -> workloads = Optional.of(Set.of(args[++i].split(",")));
                 case "--smoke" -> {
                     files = 4;
                     rows = 3_000;
@@ -105,7 +110,7 @@ public final class LookupBenchmark
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        return new Options(files, rowGroups, rows, runs, latency, seconds, clients, json);
+        return new Options(files, rowGroups, rows, runs, latency, seconds, clients, json, catalogs, workloads);
     }
 
     static List<Result> run(Options options)
@@ -133,6 +138,10 @@ public final class LookupBenchmark
                 runner.installPlugin(new HivePlugin());
                 runner.createCatalog("lake", "parquet_bloom", oursProperties(ours));
                 runner.createCatalog("hive", "hive", hiveProperties(hive));
+                if (!options.catalogs().contains("hive")) {
+                    // Hive not compared: skip its tables
+                    return runWorkloads(runner, options, scale, ours, hive);
+                }
                 progress("registering the Hive tables (file metastore)");
                 runner.execute("CREATE SCHEMA hive.telemetry WITH (location = 's3://lake/bench-metastore/telemetry')");
                 runner.execute("""
@@ -141,56 +150,69 @@ public final class LookupBenchmark
                 runner.execute("CALL hive.system.sync_partition_metadata('telemetry', 'events', 'ADD')");
                 runner.execute("CREATE TABLE hive.telemetry.keys (device_id varchar) WITH (format = 'PARQUET', external_location = 's3://lake/warehouse/telemetry/keys')");
 
-                SplittableRandom random = new SplittableRandom(5);
-                String present = (String) runner.execute("SELECT device_id FROM lake.telemetry.events WHERE year = 2025 AND month = 1 LIMIT 1").getOnlyValue();
-                String absent = DemoDataset.deviceId(-1);
-                List<String> in10 = new ArrayList<>();
-                for (int i = 0; i < 5; i++) {
-                    in10.add(DemoDataset.deviceId(random.nextInt(scale.devices())));
-                    in10.add(DemoDataset.deviceId(-1_000_000L - i));
-                }
-                List<String> in2000 = new ArrayList<>();
-                for (int i = 0; i < HOT_DEVICES; i++) {
-                    in2000.add(DemoDataset.hotDeviceId(i));
-                }
-                Map<String, String> workloads = ImmutableMap.<String, String>builder()
-                        .put("absent_key", "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + absent + "'")
-                        .put("present_key", "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + present + "'")
-                        .put("in_10", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in10) + ")")
-                        .put("in_2000", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in2000) + ")")
-                        .put("join_dynamic_filter", "SELECT count(*) FROM %1$s.telemetry.events e JOIN %1$s.telemetry.keys k ON e.device_id = k.device_id")
-                        .put("range_control", "SELECT count(*) FROM %s.telemetry.events WHERE event_timestamp >= TIMESTAMP '2025-03-01 00:00:00' AND event_timestamp < TIMESTAMP '2025-03-08 00:00:00'")
-                        .buildOrThrow();
-
-                List<Result> results = new ArrayList<>();
-                int step = 0;
-                int steps = workloads.size() * 2 * 2;
-                for (Map.Entry<String, String> workload : workloads.entrySet()) {
-                    MaterializedResult expected = null;
-                    for (String catalog : List.of("parquet_bloom", "hive")) {
-                        CountingProxy proxy = catalog.equals("hive") ? hive : ours;
-                        for (String phase : List.of("cold", "warm")) {
-                            progress("[%d/%d] %s on %s, %s, %d runs".formatted(++step, steps, workload.getKey(), catalog, phase, options.runs()));
-                            Measured measured = measure(runner, catalog, phase, workload.getValue(), options, proxy);
-                            if (expected == null) {
-                                expected = measured.result();
-                            }
-                            else if (!sameRows(expected, measured.result())) {
-                                throw new IllegalStateException("%s: %s returned other rows than parquet_bloom:%n%s%nvs%n%s".formatted(workload.getKey(), catalog, measured.result(), expected));
-                            }
-                            results.add(new Result(workload.getKey(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
-                                    percentile(measured.millis(), 50), percentile(measured.millis(), 95), percentile(measured.millis(), 99), measured.result().getRowCount(), 0));
-                        }
-                    }
-                }
-                for (String catalog : List.of("parquet_bloom", "hive")) {
-                    progress("concurrency on %s: %d clients for %d s".formatted(catalog, options.clients(), options.concurrencySeconds()));
-                    results.add(concurrency(runner, catalog, options, present, absent));
-                }
-                return results;
+                return runWorkloads(runner, options, scale, ours, hive);
             }
         }
     }
+
+    private static List<Result> runWorkloads(DistributedQueryRunner runner, Options options, DemoDataset.Scale scale, CountingProxy ours, CountingProxy hive)
+            throws Exception
+    {
+        long baselineHeap = usedHeapAfterGc();
+        SplittableRandom random = new SplittableRandom(5);
+        String present = (String) runner.execute("SELECT device_id FROM lake.telemetry.events WHERE year = 2025 AND month = 1 LIMIT 1").getOnlyValue();
+        String absent = DemoDataset.deviceId(-1);
+        List<String> in10 = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            in10.add(DemoDataset.deviceId(random.nextInt(scale.devices())));
+            in10.add(DemoDataset.deviceId(-1_000_000L - i));
+        }
+        List<String> in2000 = new ArrayList<>();
+        for (int i = 0; i < HOT_DEVICES; i++) {
+            in2000.add(DemoDataset.hotDeviceId(i));
+        }
+        Map<String, String> workloads = ImmutableMap.<String, String>builder()
+                .put("absent_key", "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + absent + "'")
+                .put("present_key", "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + present + "'")
+                .put("in_10", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in10) + ")")
+                .put("in_2000", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in2000) + ")")
+                .put("join_dynamic_filter", "SELECT count(*) FROM %1$s.telemetry.events e JOIN %1$s.telemetry.keys k ON e.device_id = k.device_id")
+                .put("range_control", "SELECT count(*) FROM %s.telemetry.events WHERE event_timestamp >= TIMESTAMP '2025-03-01 00:00:00' AND event_timestamp < TIMESTAMP '2025-03-08 00:00:00'")
+                .buildOrThrow();
+
+        List<Result> results = new ArrayList<>();
+        int step = 0;
+        Map<String, String> selected = workloads.entrySet().stream()
+                .filter(entry -> options.workloads().map(names -> names.contains(entry.getKey())).orElse(true))
+                .collect(ImmutableMap.toImmutableMap(Map.Entry::getKey, Map.Entry::getValue));
+        int steps = selected.size() * options.catalogs().size() * 2;
+        for (Map.Entry<String, String> workload : selected.entrySet()) {
+            MaterializedResult expected = null;
+            for (String catalog : options.catalogs()) {
+                CountingProxy proxy = catalog.equals("hive") ? hive : ours;
+                for (String phase : List.of("cold", "warm")) {
+                    progress("[%d/%d] %s on %s, %s, %d runs".formatted(++step, steps, workload.getKey(), catalog, phase, options.runs()));
+                    Measured measured = measure(runner, catalog, phase, workload.getValue(), options, proxy);
+                    if (expected == null) {
+                        expected = measured.result();
+                    }
+                    else if (!sameRows(expected, measured.result())) {
+                        throw new IllegalStateException("%s: %s returned other rows than parquet_bloom:%n%s%nvs%n%s".formatted(workload.getKey(), catalog, measured.result(), expected));
+                    }
+                    results.add(new Result(workload.getKey(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
+                            percentile(measured.millis(), 50), percentile(measured.millis(), 95), percentile(measured.millis(), 99), measured.result().getRowCount(), 0));
+                }
+            }
+        }
+        // the catalogs' metadata caches are warm now: what do they hold on this (coordinator) heap?
+        progress("heap used after the workloads: %,d MB (before them: %,d MB)".formatted(usedHeapAfterGc() >> 20, baselineHeap >> 20));
+        for (String catalog : options.workloads().map(names -> names.contains("concurrency") ? options.catalogs() : List.<String>of()).orElse(options.catalogs())) {
+            progress("concurrency on %s: %d clients for %d s".formatted(catalog, options.clients(), options.concurrencySeconds()));
+            results.add(concurrency(runner, catalog, options, present, absent));
+        }
+        return results;
+    }
+
 
     private record Measured(MaterializedResult result, long gets, long bytes, long lists, List<Double> millis) {}
 
@@ -250,6 +272,15 @@ public final class LookupBenchmark
         clients.awaitTermination(options.concurrencySeconds() + 600L, TimeUnit.SECONDS);
         List<Double> all = new ArrayList<>(latencies);
         return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, percentile(all, 50), percentile(all, 95), percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds());
+    }
+
+    private static long usedHeapAfterGc()
+    {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory();
     }
 
     private static Map<String, String> oursProperties(CountingProxy proxy)
