@@ -358,12 +358,14 @@ public final class LookupBenchmark
             if (!ours.catalog().equals("parquet_bloom") || ours.workload().equals("concurrency")) {
                 continue;
             }
-            Result hive = results.stream().filter(other -> other.catalog().equals("hive") && other.workload().equals(ours.workload()) && other.phase().equals(ours.phase())).findFirst().orElseThrow();
-            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f (%d) | %d / %.1f / %.0f (%d) | %s | %s | %s |%n",
+            Optional<Result> hive = results.stream().filter(other -> other.catalog().equals("hive") && other.workload().equals(ours.workload()) && other.phase().equals(ours.phase())).findFirst();
+            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f (%d) | %s | %s | %s | %s |%n",
                     ours.workload(), ours.phase(),
                     ours.gets(), ours.bytes() / 1048576.0, ours.p50(), ours.lists(),
-                    hive.gets(), hive.bytes() / 1048576.0, hive.p50(), hive.lists(),
-                    ratio(hive.gets(), ours.gets()), ratio(hive.bytes(), ours.bytes()), ratio(hive.p50(), ours.p50())));
+                    hive.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f (%d)", value.gets(), value.bytes() / 1048576.0, value.p50(), value.lists())).orElse("-"),
+                    hive.map(value -> ratio(value.gets(), ours.gets())).orElse("-"),
+                    hive.map(value -> ratio(value.bytes(), ours.bytes())).orElse("-"),
+                    hive.map(value -> ratio(value.p50(), ours.p50())).orElse("-")));
         }
         table.append("\n| concurrency | queries/s | p50 ms | p99 ms |\n|---|---|---|---|\n");
         for (Result result : results) {
