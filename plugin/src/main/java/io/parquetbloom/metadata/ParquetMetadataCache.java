@@ -73,7 +73,7 @@ public class ParquetMetadataCache
                 int tailSize = Math.max(minimumTailSize, tailSizes.getOrDefault(table, 0));
                 ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, requestStats);
                 learnTailSize(table, file);
-                return file;
+                return retainOnlyMetadata(file);
             });
         }
         catch (ExecutionException | UncheckedExecutionException e) {
@@ -161,11 +161,39 @@ public class ParquetMetadataCache
         }
     }
 
+    /**
+     * Keeps of the tail read only the bloom filters and the footer: the data pages a short file's tail also holds
+     * would fill the cache with bytes nobody asks for again.
+     */
+    private static ParquetFileMetadata retainOnlyMetadata(ParquetFileMetadata file)
+    {
+        long keepFrom = file.footerStart();
+        FileMetaData footer = file.metadata().getParquetMetadata();
+        if (footer.getRow_groups() != null) {
+            for (RowGroup rowGroup : footer.getRow_groups()) {
+                for (ColumnChunk chunk : rowGroup.getColumns()) {
+                    if (chunk.isSetMeta_data() && chunk.getMeta_data().isSetBloom_filter_offset()) {
+                        long offset = chunk.getMeta_data().getBloom_filter_offset();
+                        if (offset >= file.tailStart() && offset < keepFrom) {
+                            keepFrom = offset;
+                        }
+                    }
+                }
+            }
+        }
+        if (keepFrom <= file.tailStart()) {
+            return file;
+        }
+        int skip = (int) (keepFrom - file.tailStart());
+        byte[] kept = java.util.Arrays.copyOfRange(file.tail(), skip, file.tail().length);
+        return new ParquetFileMetadata(file.object(), file.metadata(), keepFrom, kept);
+    }
+
     private static int weight(Object value)
     {
         return switch (value) {
-            // the parsed Thrift objects take several times the serialized footer
-            case ParquetFileMetadata file -> (int) Math.min(Integer.MAX_VALUE, 4L * file.tail().length + 4096);
+            // the parsed Thrift objects take a few times the serialized footer
+            case ParquetFileMetadata file -> (int) Math.min(Integer.MAX_VALUE, file.tail().length + 3L * file.footerLength() + 4096);
             case SplitBlockBloomFilterReader.Result.Usable usable -> (int) Math.min(Integer.MAX_VALUE, usable.filter().getRetainedSizeInBytes() + 64);
             default -> 256;
         };
