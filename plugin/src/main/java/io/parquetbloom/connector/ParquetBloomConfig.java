@@ -26,6 +26,7 @@ public class ParquetBloomConfig
     private Duration dynamicFilteringWaitTimeout = new Duration(10, SECONDS);
     private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
     private int metadataConcurrency = 16;
+    private Duration listingCacheTtl = new Duration(0, SECONDS);
 
     @NotNull
     public String getLocation()
@@ -159,6 +160,20 @@ public class ParquetBloomConfig
     public ParquetBloomConfig setMetadataConcurrency(int metadataConcurrency)
     {
         this.metadataConcurrency = metadataConcurrency;
+        return this;
+    }
+
+    @NotNull
+    public Duration getListingCacheTtl()
+    {
+        return listingCacheTtl;
+    }
+
+    @Config("metadata.listing-cache-ttl")
+    @ConfigDescription("How long a table's file listing is reused across queries (0s: list on every query, so new files are seen at once)")
+    public ParquetBloomConfig setListingCacheTtl(Duration listingCacheTtl)
+    {
+        this.listingCacheTtl = listingCacheTtl;
         return this;
     }
 }

@@ -169,7 +169,7 @@ public class ParquetBloomPageSourceProvider
         ParquetDataSourceId dataSourceId = new ParquetDataSourceId(split.path());
         List<RowGroupInfo> rowGroups = new ArrayList<>();
         try {
-            List<BlockMetadata> blocks = file.metadata().getBlocks();
+            List<BlockMetadata> blocks = file.blocks();
             for (int ordinal : ordinals) {
                 BlockMetadata block = blocks.get(ordinal);
                 rowGroups.add(new RowGroupInfo(PrunedBlockMetadata.createPrunedColumnsMetadata(block, dataSourceId, descriptorsByPath), block.fileRowCountOffset(), Optional.empty()));

@@ -148,7 +148,7 @@ final class ParquetBloomSplitSource
                 filesPruned.incrementAndGet();
                 return ImmutableList.of();
             }
-            return splitsOf(planned, file.metadata().getBlocks(), survivors);
+            return splitsOf(planned, file.blocks(), survivors);
         }
         catch (Exception e) {
             filesFailedOpen.incrementAndGet();

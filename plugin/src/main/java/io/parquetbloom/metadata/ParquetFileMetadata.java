@@ -1,7 +1,14 @@
 package io.parquetbloom.metadata;
 
+import com.google.common.base.Suppliers;
 import io.parquetbloom.s3.S3ObjectInfo;
+import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,13 +18,41 @@ import static java.util.Objects.requireNonNull;
  *
  * @param tailStart file offset of {@code tail[0]}
  */
-public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata, long tailStart, byte[] tail)
+public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata, long tailStart, byte[] tail, Supplier<List<BlockMetadata>> blocksSupplier)
 {
     public ParquetFileMetadata
     {
         requireNonNull(object, "object is null");
         requireNonNull(metadata, "metadata is null");
         requireNonNull(tail, "tail is null");
+        requireNonNull(blocksSupplier, "blocksSupplier is null");
+    }
+
+    public ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata, long tailStart, byte[] tail)
+    {
+        this(object, metadata, tailStart, tail, Suppliers.memoize(() -> {
+            try {
+                return List.copyOf(metadata.getBlocks());
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }));
+    }
+
+    /**
+     * The row groups, parsed from the footer once per cached file rather than once per query (trino-parquet parses
+     * them on every call).
+     */
+    public List<BlockMetadata> blocks()
+            throws IOException
+    {
+        try {
+            return blocksSupplier.get();
+        }
+        catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     /**

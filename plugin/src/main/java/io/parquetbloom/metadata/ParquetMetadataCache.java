@@ -186,7 +186,7 @@ public class ParquetMetadataCache
         }
         int skip = (int) (keepFrom - file.tailStart());
         byte[] kept = java.util.Arrays.copyOfRange(file.tail(), skip, file.tail().length);
-        return new ParquetFileMetadata(file.object(), file.metadata(), keepFrom, kept);
+        return new ParquetFileMetadata(file.object(), file.metadata(), keepFrom, kept, file.blocksSupplier());
     }
 
     private static int weight(Object value)

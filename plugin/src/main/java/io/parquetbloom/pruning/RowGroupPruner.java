@@ -90,7 +90,7 @@ public final class RowGroupPruner
             throws IOException
     {
         ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
-        List<BlockMetadata> blocks = file.metadata().getBlocks();
+        List<BlockMetadata> blocks = file.blocks();
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
 
         Map<String, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();

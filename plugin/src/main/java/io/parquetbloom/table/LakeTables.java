@@ -1,12 +1,15 @@
 package io.parquetbloom.table;
 
+import com.google.common.cache.Cache;
 import com.google.common.collect.ImmutableList;
+import com.google.common.util.concurrent.UncheckedExecutionException;
 import com.google.inject.Inject;
 import io.parquetbloom.connector.ParquetBloomConfig;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.trino.cache.EvictableCacheBuilder;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
@@ -17,8 +20,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static com.google.common.base.Throwables.throwIfUnchecked;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
@@ -32,12 +38,20 @@ public class LakeTables
 {
     private final S3ObjectStore store;
     private final S3Location root;
+    private final Optional<Cache<SchemaTableName, Optional<LakeTable>>> listings;
 
     @Inject
     public LakeTables(ParquetBloomConfig config, S3ObjectStore store)
     {
         this.store = requireNonNull(store, "store is null");
         this.root = S3Location.parse(config.getLocation()).asPrefix();
+        long ttlMillis = config.getListingCacheTtl().toMillis();
+        this.listings = ttlMillis == 0
+                ? Optional.empty()
+                : Optional.of(EvictableCacheBuilder.newBuilder()
+                        .expireAfterWrite(ttlMillis, TimeUnit.MILLISECONDS)
+                        .maximumSize(10_000)
+                        .build());
     }
 
     public S3Location root()
@@ -62,7 +76,24 @@ public class LakeTables
         return findFolder(root, schema, stats).isPresent();
     }
 
+    /**
+     * The table's files, listed now or, with {@code metadata.listing-cache-ttl}, at most that long ago.
+     */
     public Optional<LakeTable> getTable(SchemaTableName name, S3RequestStats stats)
+    {
+        if (listings.isEmpty()) {
+            return listTable(name, stats);
+        }
+        try {
+            return listings.get().get(name, () -> listTable(name, stats));
+        }
+        catch (ExecutionException | UncheckedExecutionException e) {
+            throwIfUnchecked(e.getCause());
+            throw new RuntimeException(e.getCause());
+        }
+    }
+
+    private Optional<LakeTable> listTable(SchemaTableName name, S3RequestStats stats)
     {
         Optional<S3Location> schemaFolder = findFolder(root, name.getSchemaName(), stats);
         if (schemaFolder.isEmpty()) {
