@@ -50,7 +50,6 @@ public class ParquetBloomSplitManager
     private final FileColumnResolver resolver;
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
-    private final int concurrency;
     private final ExecutorService executor;
 
     @Inject
@@ -62,8 +61,8 @@ public class ParquetBloomSplitManager
         this.resolver = new FileColumnResolver(new ParquetTypeMapping(typeManager));
         this.maxSplitSize = config.getMaxSplitSize().toBytes();
         this.dynamicFilterWaitMillis = config.getDynamicFilteringWaitTimeout().toMillis();
-        this.concurrency = config.getMetadataConcurrency();
-        this.executor = newFixedThreadPool(concurrency, daemonThreadsNamed("parquet-bloom-metadata-%s"));
+        // bounds how many files' metadata the coordinator reads at once
+        this.executor = newFixedThreadPool(config.getMetadataConcurrency(), daemonThreadsNamed("parquet-bloom-metadata-%s"));
     }
 
     @PreDestroy
@@ -99,7 +98,6 @@ public class ParquetBloomSplitManager
                 new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session)),
                 maxSplitSize,
                 dynamicFilterWaitMillis,
-                concurrency,
                 executor,
                 cache,
                 pruner,

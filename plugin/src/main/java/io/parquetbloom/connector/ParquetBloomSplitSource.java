@@ -53,7 +53,6 @@ final class ParquetBloomSplitSource
     private final RowGroupPruner.Options options;
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
-    private final int concurrency;
     private final Executor executor;
     private final ParquetMetadataCache cache;
     private final RowGroupPruner pruner;
@@ -75,7 +74,6 @@ final class ParquetBloomSplitSource
             RowGroupPruner.Options options,
             long maxSplitSize,
             long dynamicFilterWaitMillis,
-            int concurrency,
             Executor executor,
             ParquetMetadataCache cache,
             RowGroupPruner pruner,
@@ -88,7 +86,6 @@ final class ParquetBloomSplitSource
         this.options = requireNonNull(options, "options is null");
         this.maxSplitSize = maxSplitSize;
         this.dynamicFilterWaitMillis = dynamicFilterWaitMillis;
-        this.concurrency = concurrency;
         this.executor = requireNonNull(executor, "executor is null");
         this.cache = requireNonNull(cache, "cache is null");
         this.pruner = requireNonNull(pruner, "pruner is null");
@@ -107,7 +104,9 @@ final class ParquetBloomSplitSource
             next = files.size();
             return CompletableFuture.completedFuture(ImmutableList.of());
         }
-        int end = Math.min(files.size(), next + Math.max(1, Math.min(maxSize, concurrency * 4)));
+        // as many files as the engine asks for: each batch is a round trip through the scheduler, and warm pruning
+        // is in memory, so small batches would cost more than the pruning itself
+        int end = Math.min(files.size(), next + Math.max(1, maxSize));
         List<PlannedFile> batch = files.subList(next, end);
         next = end;
         if (!prunesFiles()) {
