@@ -57,7 +57,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads) {}
+    record Options(int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties) {}
 
     record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput) {}
 
@@ -87,6 +87,7 @@ public final class LookupBenchmark
         Optional<Path> json = Optional.empty();
         List<String> catalogs = List.of("parquet_bloom", "hive");
         Optional<Set<String>> workloads = Optional.empty();
+        Map<String, String> lakeProperties = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--files" -> files = Integer.parseInt(args[++i]);
@@ -99,6 +100,10 @@ public final class LookupBenchmark
                 case "--json" -> json = Optional.of(Path.of(args[++i]));
                 case "--catalogs" -> catalogs = List.of(args[++i].split(","));
                 case "--workloads" -> workloads = Optional.of(Set.of(args[++i].split(",")));
+                case "--lake-property" -> {
+                    String[] property = args[++i].split("=", 2);
+                    lakeProperties.put(property[0], property[1]);
+                }
                 case "--smoke" -> {
                     files = 4;
                     rows = 3_000;
@@ -110,12 +115,13 @@ public final class LookupBenchmark
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        return new Options(files, rowGroups, rows, runs, latency, seconds, clients, json, catalogs, workloads);
+        return new Options(files, rowGroups, rows, runs, latency, seconds, clients, json, catalogs, workloads, Map.copyOf(lakeProperties));
     }
 
     static List<Result> run(Options options)
             throws Exception
     {
+        extraLakeProperties = options.lakeProperties();
         Path work = Files.createTempDirectory("lookup-bench");
         DemoDataset.Scale scale = new DemoDataset.Scale(options.files(), options.rowGroups(), options.rowsPerRowGroup(), (int) Math.max(1_000, options.files() * (long) options.rowGroups() * options.rowsPerRowGroup() / 6));
         progress("starting S3Proxy and two counting proxies (latency %d ms per request)".formatted(options.latencyMillis()));
@@ -283,9 +289,13 @@ public final class LookupBenchmark
         return runtime.totalMemory() - runtime.freeMemory();
     }
 
+    // catalog properties of our catalog given with --lake-property
+    private static Map<String, String> extraLakeProperties = Map.of();
+
     private static Map<String, String> oursProperties(CountingProxy proxy)
     {
         return ImmutableMap.<String, String>builder()
+                .putAll(extraLakeProperties)
                 .put("location", "s3://" + BUCKET + "/" + ROOT)
                 .put("s3.endpoint", proxy.endpoint())
                 .put("s3.region", "us-east-1")
