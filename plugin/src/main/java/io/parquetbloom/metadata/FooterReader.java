@@ -58,11 +58,12 @@ public final class FooterReader
             tail = joined;
             tailStart = size - complete;
         }
-        ParquetMetadata metadata;
+        ParquetFileMetadata file;
         try {
-            metadata = MetadataReader.parseFooter(new ParquetDataSourceId(object.location().toString()), size, Slices.wrappedBuffer(tail), Optional.empty(), Optional.empty());
-            // parse the row groups now, so corruption surfaces here with the file's name
-            metadata.getBlocks();
+            ParquetMetadata metadata = MetadataReader.parseFooter(new ParquetDataSourceId(object.location().toString()), size, Slices.wrappedBuffer(tail), Optional.empty(), Optional.empty());
+            file = new ParquetFileMetadata(object, metadata, tailStart, tail);
+            // parse the row groups now (once: the result is memoised), so corruption surfaces here with the file's name
+            file.blocks();
         }
         catch (ParquetCorruptionException e) {
             throw badData(object, "has a corrupt footer: " + e.getMessage(), e);
@@ -70,7 +71,7 @@ public final class FooterReader
         catch (IOException | RuntimeException e) {
             throw badData(object, "has a corrupt footer: " + e, e);
         }
-        return new ParquetFileMetadata(object, metadata, tailStart, tail);
+        return file;
     }
 
     private static int readIntLittleEndian(byte[] bytes, int offset)

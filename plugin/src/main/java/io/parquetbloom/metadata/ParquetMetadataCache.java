@@ -132,16 +132,6 @@ public class ParquetMetadataCache
         return cache.stats().evictionCount();
     }
 
-    public long size()
-    {
-        return cache.size();
-    }
-
-    public int tailSize(String table)
-    {
-        return Math.max(minimumTailSize, tailSizes.getOrDefault(table, 0));
-    }
-
     private void learnTailSize(String table, ParquetFileMetadata file)
     {
         FileMetaData footer = file.metadata().getParquetMetadata();

@@ -10,7 +10,6 @@ public final class S3RequestStats
     private final AtomicLong getRequests = new AtomicLong();
     private final AtomicLong getBytes = new AtomicLong();
     private final AtomicLong listRequests = new AtomicLong();
-    private final AtomicLong headRequests = new AtomicLong();
 
     void recordGet(long bytes)
     {
@@ -21,11 +20,6 @@ public final class S3RequestStats
     void recordList()
     {
         listRequests.incrementAndGet();
-    }
-
-    void recordHead()
-    {
-        headRequests.incrementAndGet();
     }
 
     public long getRequests()
@@ -41,10 +35,5 @@ public final class S3RequestStats
     public long listRequests()
     {
         return listRequests.get();
-    }
-
-    public long headRequests()
-    {
-        return headRequests.get();
     }
 }

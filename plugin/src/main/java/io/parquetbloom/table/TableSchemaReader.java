@@ -67,9 +67,4 @@ public class TableSchemaReader
         }
         return columns.build();
     }
-
-    public ParquetTypeMapping typeMapping()
-    {
-        return typeMapping;
-    }
 }

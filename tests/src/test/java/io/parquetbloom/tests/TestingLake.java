@@ -1,6 +1,5 @@
 package io.parquetbloom.tests;
 
-import com.google.common.collect.ImmutableList;
 import io.airlift.slice.Slices;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
@@ -290,10 +289,5 @@ public final class TestingLake
         byte[] bytes = new byte[length];
         random.nextBytes(bytes);
         return bytes;
-    }
-
-    static List<String> regions()
-    {
-        return ImmutableList.of("eu", "us");
     }
 }
