@@ -20,6 +20,7 @@ public class ParquetBloomConfig
     private String location;
     private boolean bloomFilterEnabled = true;
     private boolean statisticsPruningEnabled = true;
+    private boolean noMatchCacheEnabled = true;
     private int bloomFilterMaxValues = 100_000;
     private DataSize footerReadSize = DataSize.of(64, KILOBYTE);
     private DataSize maxSplitSize = DataSize.of(128, MEGABYTE);
@@ -71,6 +72,19 @@ public class ParquetBloomConfig
     public ParquetBloomConfig setStatisticsPruningEnabled(boolean statisticsPruningEnabled)
     {
         this.statisticsPruningEnabled = statisticsPruningEnabled;
+        return this;
+    }
+
+    public boolean isNoMatchCacheEnabled()
+    {
+        return noMatchCacheEnabled;
+    }
+
+    @Config("no-match-cache.enabled")
+    @ConfigDescription("Remember row groups that were read and held no row of a column's predicate (bloom filter false positives), and skip them when the same predicate comes again")
+    public ParquetBloomConfig setNoMatchCacheEnabled(boolean noMatchCacheEnabled)
+    {
+        this.noMatchCacheEnabled = noMatchCacheEnabled;
         return this;
     }
 

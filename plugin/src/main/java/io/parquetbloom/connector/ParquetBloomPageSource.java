@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.BlockProbes;
@@ -34,6 +35,7 @@ public class ParquetBloomPageSource
 
     private final String path;
     private final Optional<ParquetReader> reader;
+    private final Optional<NoMatchRecorder> noMatchRecorder;
     private final int[] channels;
     private final Block[] constants;
     private final PruningStats pruningStats;
@@ -46,12 +48,13 @@ public class ParquetBloomPageSource
     /**
      * @param reader empty when no row group can match: the source is finished without reading data
      */
-    public ParquetBloomPageSource(String path, Optional<ParquetReader> reader, int[] channels, Block[] constants, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats, ParquetMetadataCache cache)
+    public ParquetBloomPageSource(String path, Optional<ParquetReader> reader, Optional<NoMatchRecorder> noMatchRecorder, int[] channels, Block[] constants, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats, ParquetMetadataCache cache)
     {
         this.cacheStats = requireNonNull(cacheStats, "cacheStats is null");
         this.cache = requireNonNull(cache, "cache is null");
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
+        this.noMatchRecorder = requireNonNull(noMatchRecorder, "noMatchRecorder is null");
         this.channels = requireNonNull(channels, "channels is null");
         this.constants = requireNonNull(constants, "constants is null");
         this.pruningStats = requireNonNull(pruningStats, "pruningStats is null");
@@ -98,6 +101,9 @@ public class ParquetBloomPageSource
         SourcePage page;
         try {
             page = reader.orElseThrow().nextPage();
+            if (page != null && noMatchRecorder.isPresent()) {
+                noMatchRecorder.get().observe(page);
+            }
         }
         catch (IOException | RuntimeException e) {
             closeQuietly();

@@ -3,9 +3,12 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
+import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.pruning.DomainValueMatcher;
+import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.s3.S3Location;
@@ -57,6 +60,7 @@ import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isBloomFilterEnabled;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchCacheEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisticsPruningEnabled;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
@@ -140,6 +144,10 @@ public class ParquetBloomPageSourceProvider
         if (split.rowGroups().isPresent()) {
             // the coordinator already pruned this file with the same predicate and the dynamic filter it waited for
             ordinals = split.rowGroups().get();
+            if (isNoMatchCacheEnabled(session)) {
+                // rows this node read since the coordinator decided may have shown some to hold no match
+                ordinals = pruner.removeKnownNoMatch(file, ordinals, domains, pruningStats);
+            }
         }
         else {
             try {
@@ -149,7 +157,7 @@ public class ParquetBloomPageSourceProvider
                         Optional.empty(),
                         split.start(),
                         split.length(),
-                        new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session)),
+                        new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session)),
                         new RowGroupPruner.HashMemo(),
                         requestStats,
                         cacheStats,
@@ -184,18 +192,29 @@ public class ParquetBloomPageSourceProvider
         List<Column> readerColumns = new ArrayList<>();
         int[] channels = new int[columns.size()];
         List<Block> constants = new ArrayList<>();
+        List<NoMatchRecorder.TrackedColumn> trackedColumns = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             ParquetBloomColumnHandle column = columns.get(i);
             org.apache.parquet.schema.Type field = fields.get(column);
             Optional<Field> readerField = field == null ? Optional.empty() : constructField(column.type(), lookupColumnByName(messageColumnIO, field.getName()));
             if (readerField.isPresent()) {
                 channels[i] = readerColumns.size();
+                Domain domain = domains.get(column.name());
+                if (domain != null && field.isPrimitive()) {
+                    trackedColumns.add(new NoMatchRecorder.TrackedColumn(readerColumns.size(), column.name(), domain, new DomainValueMatcher(column.type(), domain)));
+                }
                 readerColumns.add(new Column(field.getName(), readerField.get()));
             }
             else {
                 channels[i] = -1 - constants.size();
                 constants.add(constantBlock(column, split));
             }
+        }
+
+        Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
+        if (isNoMatchCacheEnabled(session) && !trackedColumns.isEmpty()) {
+            long[] rowCounts = rowGroups.stream().mapToLong(rowGroup -> rowGroup.prunedBlockMetadata().getRowCount()).toArray();
+            noMatchRecorder = Optional.of(new NoMatchRecorder(cache, FileKey.of(object), ordinals, rowCounts, trackedColumns, pruningStats));
         }
 
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object.location(), object.size(), requestStats, readerOptions);
@@ -223,7 +242,7 @@ public class ParquetBloomPageSourceProvider
             }
             throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot open Parquet file %s: %s".formatted(split.path(), e.getMessage()), e);
         }
-        return new ParquetBloomPageSource(split.path(), Optional.of(reader), channels, constants.toArray(Block[]::new), pruningStats, requestStats, cacheStats, cache);
+        return new ParquetBloomPageSource(split.path(), Optional.of(reader), noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, requestStats, cacheStats, cache);
     }
 
     /**
@@ -267,6 +286,6 @@ public class ParquetBloomPageSourceProvider
 
     private ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats)
     {
-        return new ParquetBloomPageSource(split.path(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, requestStats, cacheStats, cache);
+        return new ParquetBloomPageSource(split.path(), Optional.empty(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, requestStats, cacheStats, cache);
     }
 }

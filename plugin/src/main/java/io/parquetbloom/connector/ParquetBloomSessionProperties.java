@@ -21,6 +21,7 @@ public final class ParquetBloomSessionProperties
     public static final String BLOOM_FILTER_ENABLED = "bloom_filter_enabled";
     public static final String STATISTICS_PRUNING_ENABLED = "statistics_pruning_enabled";
     public static final String BLOOM_FILTER_MAX_VALUES = "bloom_filter_max_values";
+    public static final String NO_MATCH_CACHE_ENABLED = "no_match_cache_enabled";
 
     private final List<PropertyMetadata<?>> sessionProperties;
 
@@ -34,7 +35,8 @@ public final class ParquetBloomSessionProperties
                     if (value < 1) {
                         throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(BLOOM_FILTER_MAX_VALUES, value));
                     }
-                }, false));
+                }, false),
+                booleanProperty(NO_MATCH_CACHE_ENABLED, "Skip row groups earlier reads found to hold no row of the same column predicate", config.isNoMatchCacheEnabled(), false));
     }
 
     public List<PropertyMetadata<?>> getSessionProperties()
@@ -50,6 +52,11 @@ public final class ParquetBloomSessionProperties
     public static boolean isStatisticsPruningEnabled(ConnectorSession session)
     {
         return session.getProperty(STATISTICS_PRUNING_ENABLED, Boolean.class);
+    }
+
+    public static boolean isNoMatchCacheEnabled(ConnectorSession session)
+    {
+        return session.getProperty(NO_MATCH_CACHE_ENABLED, Boolean.class);
     }
 
     public static int getBloomFilterMaxValues(ConnectorSession session)

@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isBloomFilterEnabled;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchCacheEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisticsPruningEnabled;
 import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
@@ -95,7 +96,7 @@ public class ParquetBloomSplitManager
                 files.build(),
                 tableConstraint,
                 table.toString(),
-                new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session)),
+                new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session)),
                 maxSplitSize,
                 dynamicFilterWaitMillis,
                 executor,

@@ -9,6 +9,7 @@ import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.cache.EvictableCacheBuilder;
+import io.trino.spi.predicate.Domain;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
@@ -35,7 +36,16 @@ public class ParquetMetadataCache
     // never learn a tail larger than this: beyond it a second, targeted GET is cheaper than a huge first one
     private static final int MAX_LEARNED_TAIL = 16 << 20;
 
+    // a domain bigger than this is not worth remembering per row group
+    private static final long MAX_NO_MATCH_DOMAIN_SIZE = 1 << 20;
+
     private record FilterKey(FileKey file, BloomFilterKey filter) {}
+
+    /**
+     * A fact about one version of an object: row group {@code rowGroup} holds no value of {@code domain} in
+     * {@code column}. The object cannot change under the same key, so the fact never goes stale.
+     */
+    private record NoMatchKey(FileKey file, int rowGroup, String column, Domain domain) {}
 
     private final S3ObjectStore store;
     private final int minimumTailSize;
@@ -49,7 +59,7 @@ public class ParquetMetadataCache
         this.minimumTailSize = (int) config.getFooterReadSize().toBytes();
         this.cache = EvictableCacheBuilder.newBuilder()
                 .maximumWeight(config.getMetadataCacheMaxSize().toBytes())
-                .weigher((Object _, Object value) -> weight(value))
+                .weigher((Object key, Object value) -> key instanceof NoMatchKey noMatch ? weight(noMatch) : weight(value))
                 .shareNothingWhenDisabled()
                 .recordStats()
                 .build();
@@ -127,6 +137,32 @@ public class ParquetMetadataCache
 
     private static final SplitBlockBloomFilterReader.Result NO_FILTER = new SplitBlockBloomFilterReader.Result.Unusable("no filter");
 
+    /**
+     * Whether an earlier read of the row group found no row whose {@code column} is in {@code domain} (typically a
+     * bloom filter false positive): the row group can be skipped without I/O.
+     */
+    public boolean knownNoMatch(FileKey file, int rowGroup, String column, Domain domain)
+    {
+        return cache.getIfPresent(new NoMatchKey(file, rowGroup, column, domain)) != null;
+    }
+
+    /**
+     * Records that every row of the row group was read and none has {@code column} in {@code domain}.
+     */
+    public void recordNoMatch(FileKey file, int rowGroup, String column, Domain domain)
+    {
+        if (domain.getRetainedSizeInBytes() > MAX_NO_MATCH_DOMAIN_SIZE) {
+            return;
+        }
+        try {
+            // EvictableCache has no put: it would race with invalidation
+            cache.get(new NoMatchKey(file, rowGroup, column, domain), () -> Boolean.TRUE);
+        }
+        catch (ExecutionException | UncheckedExecutionException e) {
+            // not remembered; nothing is lost
+        }
+    }
+
     public long evictions()
     {
         return cache.stats().evictionCount();
@@ -177,6 +213,12 @@ public class ParquetMetadataCache
         int skip = (int) (keepFrom - file.tailStart());
         byte[] kept = java.util.Arrays.copyOfRange(file.tail(), skip, file.tail().length);
         return new ParquetFileMetadata(file.object(), file.metadata(), keepFrom, kept, file.blocksSupplier());
+    }
+
+    private static int weight(NoMatchKey key)
+    {
+        // the domain may be shared by several entries; counting it for each errs on the safe side
+        return (int) (128 + 2L * key.file().location().length() + key.domain().getRetainedSizeInBytes());
     }
 
     private static int weight(Object value)

@@ -16,6 +16,8 @@ public final class PruningStats
     private long rowGroupsTotal;
     private long rowGroupsPrunedByStatistics;
     private long rowGroupsPrunedByBloomFilter;
+    private long rowGroupsPrunedByNoMatchCache;
+    private long rowGroupsRecordedNoMatch;
     private long bloomFiltersProbed;
     private long bloomFiltersUnusable;
     private long bloomFilterBytesRead;
@@ -29,6 +31,8 @@ public final class PruningStats
         rowGroupsTotal += other.rowGroupsTotal;
         rowGroupsPrunedByStatistics += other.rowGroupsPrunedByStatistics;
         rowGroupsPrunedByBloomFilter += other.rowGroupsPrunedByBloomFilter;
+        rowGroupsPrunedByNoMatchCache += other.rowGroupsPrunedByNoMatchCache;
+        rowGroupsRecordedNoMatch += other.rowGroupsRecordedNoMatch;
         bloomFiltersProbed += other.bloomFiltersProbed;
         bloomFiltersUnusable += other.bloomFiltersUnusable;
         bloomFilterBytesRead += other.bloomFilterBytesRead;
@@ -53,6 +57,16 @@ public final class PruningStats
     public void addPrunedByBloomFilter()
     {
         rowGroupsPrunedByBloomFilter++;
+    }
+
+    public void addPrunedByNoMatchCache()
+    {
+        rowGroupsPrunedByNoMatchCache++;
+    }
+
+    public synchronized void addRecordedNoMatch()
+    {
+        rowGroupsRecordedNoMatch++;
     }
 
     public void addBloomFilterProbed()
@@ -85,6 +99,11 @@ public final class PruningStats
         return rowGroupsPrunedByBloomFilter;
     }
 
+    public long rowGroupsPrunedByNoMatchCache()
+    {
+        return rowGroupsPrunedByNoMatchCache;
+    }
+
     public long bloomFiltersUnusable()
     {
         return bloomFiltersUnusable;
@@ -101,6 +120,8 @@ public final class PruningStats
                         "rowGroupsTotal", rowGroupsTotal,
                         "rowGroupsPrunedByStatistics", rowGroupsPrunedByStatistics,
                         "rowGroupsPrunedByBloomFilter", rowGroupsPrunedByBloomFilter,
+                        "rowGroupsPrunedByNoMatchCache", rowGroupsPrunedByNoMatchCache,
+                        "rowGroupsRecordedNoMatch", rowGroupsRecordedNoMatch,
                         "bloomFiltersProbed", bloomFiltersProbed,
                         "bloomFiltersUnusable", bloomFiltersUnusable,
                         "bloomFilterBytesRead", bloomFilterBytesRead,

@@ -2,6 +2,7 @@ package io.parquetbloom.pruning;
 
 import com.google.common.collect.ImmutableList;
 import io.parquetbloom.metadata.BloomFilterKey;
+import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataCache;
@@ -52,7 +53,7 @@ public final class RowGroupPruner
         this.cache = requireNonNull(cache, "cache is null");
     }
 
-    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues) {}
+    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache) {}
 
     /**
      * Hashes of a column's values per physical column type, so a query hashes each value once, not once per file.
@@ -120,6 +121,7 @@ public final class RowGroupPruner
             statisticsPredicate = Optional.of(buildPredicate(requestedSchema, TupleDomain.withColumnDomains(parquetDomains), descriptorsByPath, DateTimeZone.UTC));
         }
 
+        FileKey fileKey = FileKey.of(file.object());
         List<Candidate> candidates = new ArrayList<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             BlockMetadata block = blocks.get(ordinal);
@@ -140,6 +142,10 @@ public final class RowGroupPruner
                 stats.addPrunedByStatistics();
                 continue;
             }
+            if (options.noMatchCache() && knownNoMatch(fileKey, ordinal, fields.keySet(), domains)) {
+                stats.addPrunedByNoMatchCache();
+                continue;
+            }
             candidates.add(new Candidate(ordinal, pruned));
         }
 
@@ -150,6 +156,34 @@ public final class RowGroupPruner
     }
 
     private record Candidate(int ordinal, PrunedBlockMetadata pruned) {}
+
+    /**
+     * Drops the row groups an earlier read found to hold no match (see {@link NoMatchRecorder}); no I/O.
+     */
+    public List<Integer> removeKnownNoMatch(ParquetFileMetadata file, List<Integer> ordinals, Map<String, Domain> domains, PruningStats stats)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        ImmutableList.Builder<Integer> survivors = ImmutableList.builder();
+        for (int ordinal : ordinals) {
+            if (knownNoMatch(fileKey, ordinal, domains.keySet(), domains)) {
+                stats.addPrunedByNoMatchCache();
+            }
+            else {
+                survivors.add(ordinal);
+            }
+        }
+        return survivors.build();
+    }
+
+    private boolean knownNoMatch(FileKey fileKey, int ordinal, Set<String> columns, Map<String, Domain> domains)
+    {
+        for (String column : columns) {
+            if (cache.knownNoMatch(fileKey, ordinal, column, domains.get(column))) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, S3RequestStats requestStats, MetadataCacheStats cacheStats, PruningStats stats)
     {

@@ -52,6 +52,11 @@ public record QueryMetrics(Map<String, Long> counts)
         return get("planningRowGroupsPrunedByBloomFilter") + get("rowGroupsPrunedByBloomFilter");
     }
 
+    public long prunedByNoMatchCache()
+    {
+        return get("planningRowGroupsPrunedByNoMatchCache") + get("rowGroupsPrunedByNoMatchCache");
+    }
+
     public long filtersUnusable()
     {
         return get("planningBloomFiltersUnusable") + get("bloomFiltersUnusable");
@@ -77,6 +82,6 @@ public record QueryMetrics(Map<String, Long> counts)
 
     public long surviving()
     {
-        return rowGroupsTotal() - prunedByStatistics() - prunedByBloomFilter();
+        return rowGroupsTotal() - prunedByStatistics() - prunedByBloomFilter() - prunedByNoMatchCache();
     }
 }
