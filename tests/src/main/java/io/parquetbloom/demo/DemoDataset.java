@@ -5,6 +5,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -26,7 +27,7 @@ import static java.util.Objects.requireNonNull;
  * The demo's telemetry table {@code telemetry.events}: {@code device_id} (UUID string), {@code trace_id} (32 hex
  * characters), {@code voltage}, {@code event_timestamp}, Hive-partitioned by {@code year}/{@code month}; row groups
  * of 250,000 rows with bloom filters on {@code device_id} and {@code trace_id} sized for 250,000 distinct values at
- * 1% FPP. Keys are random, so min/max statistics cannot prune them.
+ * 1% FPP, ZSTD-compressed like Trino's own writers. Keys are random, so min/max statistics cannot prune them.
  */
 public final class DemoDataset
 {
@@ -100,7 +101,8 @@ public final class DemoDataset
                         .withConf(new Configuration(false))
                         .withRowGroupRowCountLimit(scale.rowsPerRowGroup())
                         .withRowGroupSize(1L << 30)
-                        .withPageRowCountLimit(20_000);
+                        .withPageRowCountLimit(20_000)
+                        .withCompressionCodec(CompressionCodecName.ZSTD);
                 for (String column : new String[] {"device_id", "trace_id"}) {
                     // unique-ish keys: plain encoding, so the writer keeps the filter
                     builder.withDictionaryEncoding(column, false)

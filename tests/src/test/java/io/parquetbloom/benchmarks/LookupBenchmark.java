@@ -1,6 +1,8 @@
 package io.parquetbloom.benchmarks;
 
 import com.google.common.collect.ImmutableMap;
+import io.airlift.log.Level;
+import io.airlift.log.Logging;
 import io.parquetbloom.connector.ParquetBloomPlugin;
 import io.parquetbloom.demo.DemoDataset;
 import io.parquetbloom.demo.S3ProxyProcess;
@@ -40,14 +42,16 @@ import java.util.stream.Collectors;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
 /**
- * {@code ./run bench}: point lookups through one Trino 483 with two catalogs over the same objects, ours and
- * Trino's Hive connector (file metastore, external Parquet tables, {@code parquet.use-bloom-filter=true}), each
- * behind its own counting proxy that adds a fixed latency per request. Workloads run cold (a fresh catalog per run)
- * and warm; rows must match between the catalogs or the run fails.
+ * {@code ./run bench}: point lookups through one Trino 483 with catalogs over the same objects: ours, and Trino's
+ * Hive connector (file metastore, external Parquet tables) with {@code parquet.use-bloom-filter=true} and, as a
+ * second peer, with it off. Ours and Hive each sit behind their own counting proxy that adds a fixed latency per
+ * request. Workloads run cold (a fresh catalog per run) and warm; rows must match between the catalogs or the run
+ * fails.
  * <p>
  * Flags: {@code --files N} (64), {@code --row-groups N} (4), {@code --rows-per-row-group N} (25000),
  * {@code --runs N} (10), {@code --latency-ms N} (20), {@code --concurrency-seconds N} (20), {@code --clients N} (16),
- * {@code --json FILE}, {@code --smoke} (tiny and quick, for CI).
+ * {@code --json FILE}, {@code --catalogs parquet_bloom,hive,hive_bloom_off}, {@code --workloads NAME,...},
+ * {@code --lake-property NAME=VALUE}, {@code --smoke} (tiny and quick, for CI).
  */
 public final class LookupBenchmark
 {
@@ -65,6 +69,8 @@ public final class LookupBenchmark
             throws Exception
     {
         Options options = parse(args);
+        // Hive's Parquet reader logs every predicate it pushes into parquet-java at INFO
+        Logging.initialize().setLevel("org.apache.parquet", Level.WARN);
         List<Result> results = run(options);
         System.out.println();
         System.out.println(markdown(results));
@@ -85,7 +91,7 @@ public final class LookupBenchmark
         int seconds = 20;
         int clients = 16;
         Optional<Path> json = Optional.empty();
-        List<String> catalogs = List.of("parquet_bloom", "hive");
+        List<String> catalogs = List.of("parquet_bloom", "hive", "hive_bloom_off");
         Optional<Set<String>> workloads = Optional.empty();
         Map<String, String> lakeProperties = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -143,11 +149,13 @@ public final class LookupBenchmark
                 runner.installPlugin(new ParquetBloomPlugin());
                 runner.installPlugin(new HivePlugin());
                 runner.createCatalog("lake", "parquet_bloom", oursProperties(ours));
-                runner.createCatalog("hive", "hive", hiveProperties(hive));
-                if (!options.catalogs().contains("hive")) {
+                runner.createCatalog("hive", "hive", hiveProperties(hive, true));
+                if (options.catalogs().stream().noneMatch(catalog -> catalog.startsWith("hive"))) {
                     // Hive not compared: skip its tables
                     return runWorkloads(runner, options, scale, ours, hive);
                 }
+                // Hive with its bloom filters off reads the same tables through the same metastore
+                runner.createCatalog(catalogName("hive_bloom_off"), "hive", hiveProperties(hive, false));
                 progress("registering the Hive tables (file metastore)");
                 runner.execute("CREATE SCHEMA hive.telemetry WITH (location = 's3://lake/bench-metastore/telemetry')");
                 runner.execute("""
@@ -195,7 +203,7 @@ public final class LookupBenchmark
         for (Map.Entry<String, String> workload : selected.entrySet()) {
             MaterializedResult expected = null;
             for (String catalog : options.catalogs()) {
-                CountingProxy proxy = catalog.equals("hive") ? hive : ours;
+                CountingProxy proxy = catalog.startsWith("hive") ? hive : ours;
                 for (String phase : List.of("cold", "warm")) {
                     progress("[%d/%d] %s on %s, %s, %d runs".formatted(++step, steps, workload.getKey(), catalog, phase, options.runs()));
                     Measured measured = measure(runner, catalog, phase, workload.getValue(), options, proxy);
@@ -212,7 +220,8 @@ public final class LookupBenchmark
         }
         // the catalogs' metadata caches are warm now: what do they hold on this (coordinator) heap?
         progress("heap used after the workloads: %,d MB (before them: %,d MB)".formatted(usedHeapAfterGc() >> 20, baselineHeap >> 20));
-        for (String catalog : options.workloads().map(names -> names.contains("concurrency") ? options.catalogs() : List.<String>of()).orElse(options.catalogs())) {
+        List<String> concurrencyCatalogs = options.catalogs().stream().filter(catalog -> !catalog.equals("hive_bloom_off")).toList();
+        for (String catalog : options.workloads().map(names -> names.contains("concurrency") ? concurrencyCatalogs : List.<String>of()).orElse(concurrencyCatalogs)) {
             progress("concurrency on %s: %d clients for %d s".formatted(catalog, options.clients(), options.concurrencySeconds()));
             results.add(concurrency(runner, catalog, options, present, absent));
         }
@@ -230,7 +239,7 @@ public final class LookupBenchmark
         long gets = 0;
         long bytes = 0;
         long lists = 0;
-        String warmName = catalog.equals("hive") ? "hive" : "lake";
+        String warmName = catalogName(catalog);
         if (phase.equals("warm")) {
             runner.execute(template.formatted(warmName));
         }
@@ -238,7 +247,7 @@ public final class LookupBenchmark
             String name = warmName;
             if (phase.equals("cold")) {
                 name = "%s_cold_%d".formatted(warmName, System.nanoTime() % 1_000_000_000L);
-                runner.createCatalog(name, catalog.equals("hive") ? "hive" : "parquet_bloom", catalog.equals("hive") ? hiveProperties(proxy) : oursProperties(proxy));
+                runner.createCatalog(name, catalog.startsWith("hive") ? "hive" : "parquet_bloom", catalog.startsWith("hive") ? hiveProperties(proxy, !catalog.equals("hive_bloom_off")) : oursProperties(proxy));
             }
             proxy.reset();
             long start = System.nanoTime();
@@ -258,7 +267,7 @@ public final class LookupBenchmark
     private static Result concurrency(DistributedQueryRunner runner, String catalog, Options options, String present, String absent)
             throws InterruptedException
     {
-        String name = catalog.equals("hive") ? "hive" : "lake";
+        String name = catalogName(catalog);
         ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.concurrencySeconds());
         ExecutorService clients = Executors.newFixedThreadPool(options.clients());
@@ -305,7 +314,20 @@ public final class LookupBenchmark
                 .buildOrThrow();
     }
 
-    private static Map<String, String> hiveProperties(CountingProxy proxy)
+    /**
+     * The Trino catalog a benchmark catalog runs as when warm.
+     */
+    private static String catalogName(String catalog)
+    {
+        return switch (catalog) {
+            case "parquet_bloom" -> "lake";
+            case "hive" -> "hive";
+            case "hive_bloom_off" -> "hive_off";
+            default -> throw new IllegalArgumentException("unknown catalog " + catalog);
+        };
+    }
+
+    private static Map<String, String> hiveProperties(CountingProxy proxy, boolean bloomFilters)
     {
         return ImmutableMap.<String, String>builder()
                 .put("hive.metastore", "file")
@@ -316,7 +338,7 @@ public final class LookupBenchmark
                 .put("s3.path-style-access", "true")
                 .put("s3.aws-access-key", S3ProxyProcess.ACCESS_KEY)
                 .put("s3.aws-secret-key", S3ProxyProcess.SECRET_KEY)
-                .put("parquet.use-bloom-filter", "true")
+                .put("parquet.use-bloom-filter", String.valueOf(bloomFilters))
                 .put("hive.timestamp-precision", "MICROSECONDS")
                 .buildOrThrow();
     }
@@ -362,20 +384,23 @@ public final class LookupBenchmark
     static String markdown(List<Result> results)
     {
         StringBuilder table = new StringBuilder();
-        table.append("| workload | phase | parquet_bloom GETs / MiB / p50 ms (LISTs) | hive GETs / MiB / p50 ms (LISTs) | GETs hive/ours | bytes hive/ours | p50 hive/ours |\n");
-        table.append("|---|---|---|---|---|---|---|\n");
+        table.append("| workload | phase | parquet_bloom GETs / MiB / p50 ms (LISTs) | hive GETs / MiB / p50 ms (LISTs) | GETs hive/ours | bytes hive/ours | p50 hive/ours | hive, filters off: GETs / MiB / p50 ms | p50 hive off/ours |\n");
+        table.append("|---|---|---|---|---|---|---|---|---|\n");
         for (Result ours : results) {
             if (!ours.catalog().equals("parquet_bloom") || ours.workload().equals("concurrency")) {
                 continue;
             }
-            Optional<Result> hive = results.stream().filter(other -> other.catalog().equals("hive") && other.workload().equals(ours.workload()) && other.phase().equals(ours.phase())).findFirst();
-            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f (%d) | %s | %s | %s | %s |%n",
+            Optional<Result> hive = peer(results, "hive", ours);
+            Optional<Result> hiveOff = peer(results, "hive_bloom_off", ours);
+            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f (%d) | %s | %s | %s | %s | %s | %s |%n",
                     ours.workload(), ours.phase(),
                     ours.gets(), ours.bytes() / 1048576.0, ours.p50(), ours.lists(),
                     hive.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f (%d)", value.gets(), value.bytes() / 1048576.0, value.p50(), value.lists())).orElse("-"),
                     hive.map(value -> ratio(value.gets(), ours.gets())).orElse("-"),
                     hive.map(value -> ratio(value.bytes(), ours.bytes())).orElse("-"),
-                    hive.map(value -> ratio(value.p50(), ours.p50())).orElse("-")));
+                    hive.map(value -> ratio(value.p50(), ours.p50())).orElse("-"),
+                    hiveOff.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f", value.gets(), value.bytes() / 1048576.0, value.p50())).orElse("-"),
+                    hiveOff.map(value -> ratio(value.p50(), ours.p50())).orElse("-")));
         }
         table.append("\n| concurrency | queries/s | p50 ms | p99 ms |\n|---|---|---|---|\n");
         for (Result result : results) {
@@ -384,6 +409,11 @@ public final class LookupBenchmark
             }
         }
         return table.toString();
+    }
+
+    private static Optional<Result> peer(List<Result> results, String catalog, Result ours)
+    {
+        return results.stream().filter(other -> other.catalog().equals(catalog) && other.workload().equals(ours.workload()) && other.phase().equals(ours.phase())).findFirst();
     }
 
     private static String ratio(double hive, double ours)

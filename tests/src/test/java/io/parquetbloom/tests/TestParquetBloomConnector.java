@@ -273,6 +273,19 @@ final class TestParquetBloomConnector
                 .isGreaterThan(0);
         assertThat(result.metrics().surviving()).isGreaterThanOrEqualTo(holding);
         assertThat(run(noPruning(), "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id").rows().getOnlyValue()).isEqualTo(expectedJoin);
+
+        // without filters every row group is read once; the same dynamic filter again skips those without a match
+        Session memoOnly = Session.builder(session)
+                .setCatalogSessionProperty("lake", "bloom_filter_enabled", "false")
+                .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
+                .build();
+        Result first = run(memoOnly, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
+        assertThat(first.rows().getOnlyValue()).isEqualTo(expectedJoin);
+        assertThat(first.metrics().get("rowGroupsRecordedNoMatch")).as("%s", first.metrics().counts()).isEqualTo(ROW_GROUPS - holding);
+        Result again = run(memoOnly, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
+        assertThat(again.rows().getOnlyValue()).isEqualTo(expectedJoin);
+        // plus the one row group of the keys table
+        assertThat(again.metrics().rowGroupsRead()).as("%s", again.metrics().counts()).isEqualTo(holding + 1);
     }
 
     @Test
