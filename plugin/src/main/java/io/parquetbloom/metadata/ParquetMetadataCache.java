@@ -35,6 +35,9 @@ public class ParquetMetadataCache
 {
     // never learn a tail larger than this: beyond it a second, targeted GET is cheaper than a huge first one
     private static final int MAX_LEARNED_TAIL = 16 << 20;
+    // the first file of a table (before anything is learned) is read with a generous tail, so that one GET brings
+    // its filters too and teaches the table's tail size; typically the schema read, one file
+    private static final int FIRST_TAIL = 1 << 20;
 
     // a domain bigger than this is not worth remembering per row group
     private static final long MAX_NO_MATCH_DOMAIN_SIZE = 1 << 20;
@@ -80,7 +83,7 @@ public class ParquetMetadataCache
         cacheStats.footer(false);
         try {
             return (ParquetFileMetadata) cache.get(key, () -> {
-                int tailSize = Math.max(minimumTailSize, tailSizes.getOrDefault(table, 0));
+                int tailSize = Math.max(minimumTailSize, tailSizes.getOrDefault(table, FIRST_TAIL));
                 ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, requestStats);
                 learnTailSize(table, file);
                 return retainOnlyMetadata(file);

@@ -52,6 +52,73 @@ public final class DemoDataset
 
     public static final Scale DEFAULT_SCALE = new Scale(8, 4, 250_000, 2_000_000);
 
+    /**
+     * One row of {@code telemetry.events} (partition columns aside).
+     */
+    public record Event(String deviceId, String traceId, double voltage, long eventTimestampMicros) {}
+
+    /**
+     * Writes one local Parquet file of events: the demo uses parquet-java; the benchmark can use Trino's own writer.
+     */
+    public interface EventFileWriter
+            extends AutoCloseable
+    {
+        void write(Event event)
+                throws IOException;
+
+        @Override
+        void close()
+                throws IOException;
+    }
+
+    public interface EventFileWriterFactory
+    {
+        EventFileWriter create(Path file, Scale scale)
+                throws IOException;
+    }
+
+    /**
+     * parquet-java, ZSTD, plain-encoded keys with bloom filters sized for a row group's rows at 1% FPP.
+     */
+    public static final EventFileWriterFactory PARQUET_JAVA = (file, scale) -> {
+        ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
+                .withType(PARQUET_SCHEMA)
+                .withConf(new Configuration(false))
+                .withRowGroupRowCountLimit(scale.rowsPerRowGroup())
+                .withRowGroupSize(1L << 30)
+                .withPageRowCountLimit(20_000)
+                .withCompressionCodec(CompressionCodecName.ZSTD);
+        for (String column : new String[] {"device_id", "trace_id"}) {
+            // unique-ish keys: plain encoding, so the writer keeps the filter
+            builder.withDictionaryEncoding(column, false)
+                    .withBloomFilterEnabled(column, true)
+                    .withBloomFilterNDV(column, scale.rowsPerRowGroup())
+                    .withBloomFilterFPP(column, 0.01);
+        }
+        ParquetWriter<Group> writer = builder.build();
+        SimpleGroupFactory groups = new SimpleGroupFactory(PARQUET_SCHEMA);
+        return new EventFileWriter()
+        {
+            @Override
+            public void write(Event event)
+                    throws IOException
+            {
+                writer.write(groups.newGroup()
+                        .append("device_id", event.deviceId())
+                        .append("trace_id", event.traceId())
+                        .append("voltage", event.voltage())
+                        .append("event_timestamp", event.eventTimestampMicros()));
+            }
+
+            @Override
+            public void close()
+                    throws IOException
+            {
+                writer.close();
+            }
+        };
+    };
+
     private DemoDataset() {}
 
     /**
@@ -65,7 +132,7 @@ public final class DemoDataset
 
     public static void write(S3Client s3, String bucket, String rootKey, Scale scale, Path workDirectory, PrintStream progress)
     {
-        write(s3, bucket, rootKey, scale, 0, workDirectory, progress);
+        write(s3, bucket, rootKey, scale, 0, PARQUET_JAVA, workDirectory, progress);
     }
 
     /**
@@ -82,7 +149,7 @@ public final class DemoDataset
     /**
      * @param hotDevices how many {@link #hotDeviceId hot devices} to place in the first files (0 for none)
      */
-    public static void write(S3Client s3, String bucket, String rootKey, Scale scale, int hotDevices, Path workDirectory, PrintStream progress)
+    public static void write(S3Client s3, String bucket, String rootKey, Scale scale, int hotDevices, EventFileWriterFactory writers, Path workDirectory, PrintStream progress)
     {
         requireNonNull(s3, "s3 is null");
         long totalRows = scale.rows();
@@ -96,31 +163,16 @@ public final class DemoDataset
             try {
                 Files.createDirectories(workDirectory);
                 Files.deleteIfExists(local);
-                ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(local))
-                        .withType(PARQUET_SCHEMA)
-                        .withConf(new Configuration(false))
-                        .withRowGroupRowCountLimit(scale.rowsPerRowGroup())
-                        .withRowGroupSize(1L << 30)
-                        .withPageRowCountLimit(20_000)
-                        .withCompressionCodec(CompressionCodecName.ZSTD);
-                for (String column : new String[] {"device_id", "trace_id"}) {
-                    // unique-ish keys: plain encoding, so the writer keeps the filter
-                    builder.withDictionaryEncoding(column, false)
-                            .withBloomFilterEnabled(column, true)
-                            .withBloomFilterNDV(column, scale.rowsPerRowGroup())
-                            .withBloomFilterFPP(column, 0.01);
-                }
-                SimpleGroupFactory groups = new SimpleGroupFactory(PARQUET_SCHEMA);
                 long monthStartMicros = java.time.LocalDate.of(year, month, 1).atStartOfDay().toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000;
-                try (ParquetWriter<Group> writer = builder.build()) {
+                try (EventFileWriter writer = writers.create(local, scale)) {
                     int rows = scale.rowGroupsPerFile() * scale.rowsPerRowGroup();
                     for (int row = 0; row < rows; row++) {
                         boolean hot = hotDevices > 0 && file < HOT_FILES && row % 40 == 0;
-                        writer.write(groups.newGroup()
-                                .append("device_id", hot ? hotDeviceId((row / 40) % hotDevices) : deviceId(random.nextInt(scale.devices())))
-                                .append("trace_id", HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextLong()))
-                                .append("voltage", Math.round(random.nextDouble(200, 250) * 100) / 100.0)
-                                .append("event_timestamp", monthStartMicros + random.nextLong(27L * 24 * 3600 * 1_000_000)));
+                        writer.write(new Event(
+                                hot ? hotDeviceId((row / 40) % hotDevices) : deviceId(random.nextInt(scale.devices())),
+                                HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextLong()),
+                                Math.round(random.nextDouble(200, 250) * 100) / 100.0,
+                                monthStartMicros + random.nextLong(27L * 24 * 3600 * 1_000_000)));
                         written++;
                         if (written % 200_000 == 0 || written == totalRows) {
                             printProgress(progress, written, totalRows, start);

@@ -50,7 +50,7 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
  * <p>
  * Flags: {@code --files N} (64), {@code --row-groups N} (4), {@code --rows-per-row-group N} (25000),
  * {@code --runs N} (10), {@code --latency-ms N} (20), {@code --concurrency-seconds N} (20), {@code --clients N} (16),
- * {@code --json FILE}, {@code --catalogs parquet_bloom,hive,hive_bloom_off}, {@code --workloads NAME,...},
+ * {@code --writer trino|parquet-java} (trino: the data files Trino's own writer makes), {@code --json FILE}, {@code --catalogs parquet_bloom,hive,hive_bloom_off}, {@code --workloads NAME,...},
  * {@code --lake-property NAME=VALUE}, {@code --smoke} (tiny and quick, for CI).
  */
 public final class LookupBenchmark
@@ -61,7 +61,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties) {}
 
     record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput) {}
 
@@ -83,6 +83,7 @@ public final class LookupBenchmark
 
     static Options parse(String[] args)
     {
+        String writer = "trino";
         int files = 64;
         int rowGroups = 4;
         int rows = 25_000;
@@ -96,6 +97,7 @@ public final class LookupBenchmark
         Map<String, String> lakeProperties = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--writer" -> writer = args[++i];
                 case "--files" -> files = Integer.parseInt(args[++i]);
                 case "--row-groups" -> rowGroups = Integer.parseInt(args[++i]);
                 case "--rows-per-row-group" -> rows = Integer.parseInt(args[++i]);
@@ -121,7 +123,10 @@ public final class LookupBenchmark
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        return new Options(files, rowGroups, rows, runs, latency, seconds, clients, json, catalogs, workloads, Map.copyOf(lakeProperties));
+        if (!writer.equals("trino") && !writer.equals("parquet-java")) {
+            throw new IllegalArgumentException("--writer must be trino or parquet-java: " + writer);
+        }
+        return new Options(writer, files, rowGroups, rows, runs, latency, seconds, clients, json, catalogs, workloads, Map.copyOf(lakeProperties));
     }
 
     static List<Result> run(Options options)
@@ -137,8 +142,8 @@ public final class LookupBenchmark
             List<String> keys;
             try (S3Client client = s3.client()) {
                 client.createBucket(request -> request.bucket(BUCKET));
-                progress("writing %d files x %d row groups x %,d rows".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup()));
-                DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, work.resolve("generate"), System.out);
+                progress("writing %d files x %d row groups x %,d rows with %s's writer".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), options.writer()));
+                DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, options.writer().equals("trino") ? new TrinoWriterEvents() : DemoDataset.PARQUET_JAVA, work.resolve("generate"), System.out);
                 keys = writeKeys(client, work, scale);
             }
 
@@ -426,8 +431,8 @@ public final class LookupBenchmark
 
     static String json(Options options, List<Result> results)
     {
-        String scale = String.format(Locale.ROOT, "{\"files\": %d, \"row_groups_per_file\": %d, \"rows_per_row_group\": %d, \"runs\": %d, \"latency_ms\": %d, \"concurrency_seconds\": %d, \"clients\": %d}",
-                options.files(), options.rowGroups(), options.rowsPerRowGroup(), options.runs(), options.latencyMillis(), options.concurrencySeconds(), options.clients());
+        String scale = String.format(Locale.ROOT, "{\"writer\": \"%s\", \"files\": %d, \"row_groups_per_file\": %d, \"rows_per_row_group\": %d, \"runs\": %d, \"latency_ms\": %d, \"concurrency_seconds\": %d, \"clients\": %d}",
+                options.writer(), options.files(), options.rowGroups(), options.rowsPerRowGroup(), options.runs(), options.latencyMillis(), options.concurrencySeconds(), options.clients());
         String items = results.stream()
                 .map(result -> String.format(Locale.ROOT, "{\"workload\": \"%s\", \"catalog\": \"%s\", \"phase\": \"%s\", \"runs\": %d, \"gets\": %d, \"bytes\": %d, \"lists\": %d, \"p50_ms\": %.1f, \"p95_ms\": %.1f, \"p99_ms\": %.1f, \"rows\": %d%s}",
                         result.workload(), result.catalog(), result.phase(), result.runs(), result.gets(), result.bytes(), result.lists(), result.p50(), result.p95(), result.p99(), result.rows(),
