@@ -6,6 +6,7 @@ import io.airlift.log.Logging;
 import io.parquetbloom.connector.ParquetBloomPlugin;
 import io.parquetbloom.demo.DemoDataset;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.tests.QueryMetrics;
 import io.trino.Session;
 import io.trino.plugin.hive.HivePlugin;
 import io.trino.testing.DistributedQueryRunner;
@@ -63,7 +64,7 @@ public final class LookupBenchmark
 
     record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties) {}
 
-    record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput) {}
+    record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput, long filesScheduled) {}
 
     public static void main(String[] args)
             throws Exception
@@ -219,7 +220,7 @@ public final class LookupBenchmark
                         throw new IllegalStateException("%s: %s returned other rows than parquet_bloom:%n%s%nvs%n%s".formatted(workload.getKey(), catalog, measured.result(), expected));
                     }
                     results.add(new Result(workload.getKey(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
-                            percentile(measured.millis(), 50), percentile(measured.millis(), 95), percentile(measured.millis(), 99), measured.result().getRowCount(), 0));
+                            percentile(measured.millis(), 50), percentile(measured.millis(), 95), percentile(measured.millis(), 99), measured.result().getRowCount(), 0, measured.filesScheduled()));
                 }
             }
         }
@@ -234,7 +235,10 @@ public final class LookupBenchmark
     }
 
 
-    private record Measured(MaterializedResult result, long gets, long bytes, long lists, List<Double> millis) {}
+    /**
+     * @param filesScheduled ours only (-1 for Hive): files that became splits, per query (our split source's metrics)
+     */
+    private record Measured(MaterializedResult result, long gets, long bytes, long lists, List<Double> millis, long filesScheduled) {}
 
     private static Measured measure(DistributedQueryRunner runner, String catalog, String phase, String template, Options options, CountingProxy proxy)
             throws IOException
@@ -244,6 +248,7 @@ public final class LookupBenchmark
         long gets = 0;
         long bytes = 0;
         long lists = 0;
+        long filesScheduled = 0;
         String warmName = catalogName(catalog);
         if (phase.equals("warm")) {
             runner.execute(template.formatted(warmName));
@@ -256,8 +261,11 @@ public final class LookupBenchmark
             }
             proxy.reset();
             long start = System.nanoTime();
-            result = runner.execute(template.formatted(name));
+            var executed = runner.executeWithPlan(runner.getDefaultSession(), template.formatted(name));
             millis.add((System.nanoTime() - start) / 1e6);
+            result = executed.result();
+            QueryMetrics metrics = QueryMetrics.of(runner, executed.queryId());
+            filesScheduled += metrics.get("filesTotal") - metrics.get("filesPrunedBeforeSplits");
             CountingProxy.Counts counts = proxy.counts();
             gets += counts.gets();
             bytes += counts.getBytes();
@@ -266,7 +274,7 @@ public final class LookupBenchmark
                 runner.execute("DROP CATALOG " + name);
             }
         }
-        return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis);
+        return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis, catalog.startsWith("hive") ? -1 : filesScheduled / options.runs());
     }
 
     private static Result concurrency(DistributedQueryRunner runner, String catalog, Options options, String present, String absent)
@@ -291,7 +299,7 @@ public final class LookupBenchmark
         clients.shutdown();
         clients.awaitTermination(options.concurrencySeconds() + 600L, TimeUnit.SECONDS);
         List<Double> all = new ArrayList<>(latencies);
-        return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, percentile(all, 50), percentile(all, 95), percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds());
+        return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, percentile(all, 50), percentile(all, 95), percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds(), -1);
     }
 
     private static long usedHeapAfterGc()
@@ -389,7 +397,7 @@ public final class LookupBenchmark
     static String markdown(List<Result> results)
     {
         StringBuilder table = new StringBuilder();
-        table.append("| workload | phase | parquet_bloom GETs / MiB / p50 ms (LISTs) | hive GETs / MiB / p50 ms (LISTs) | GETs hive/ours | bytes hive/ours | p50 hive/ours | hive, filters off: GETs / MiB / p50 ms | p50 hive off/ours |\n");
+        table.append("| workload | phase | parquet_bloom GETs / MiB / p50 ms (LISTs) [files scheduled] | hive GETs / MiB / p50 ms (LISTs) | GETs hive/ours | bytes hive/ours | p50 hive/ours | hive, filters off: GETs / MiB / p50 ms | p50 hive off/ours |\n");
         table.append("|---|---|---|---|---|---|---|---|---|\n");
         for (Result ours : results) {
             if (!ours.catalog().equals("parquet_bloom") || ours.workload().equals("concurrency")) {
@@ -397,9 +405,9 @@ public final class LookupBenchmark
             }
             Optional<Result> hive = peer(results, "hive", ours);
             Optional<Result> hiveOff = peer(results, "hive_bloom_off", ours);
-            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f (%d) | %s | %s | %s | %s | %s | %s |%n",
+            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f (%d) [%d] | %s | %s | %s | %s | %s | %s |%n",
                     ours.workload(), ours.phase(),
-                    ours.gets(), ours.bytes() / 1048576.0, ours.p50(), ours.lists(),
+                    ours.gets(), ours.bytes() / 1048576.0, ours.p50(), ours.lists(), ours.filesScheduled(),
                     hive.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f (%d)", value.gets(), value.bytes() / 1048576.0, value.p50(), value.lists())).orElse("-"),
                     hive.map(value -> ratio(value.gets(), ours.gets())).orElse("-"),
                     hive.map(value -> ratio(value.bytes(), ours.bytes())).orElse("-"),
@@ -436,7 +444,8 @@ public final class LookupBenchmark
         String items = results.stream()
                 .map(result -> String.format(Locale.ROOT, "{\"workload\": \"%s\", \"catalog\": \"%s\", \"phase\": \"%s\", \"runs\": %d, \"gets\": %d, \"bytes\": %d, \"lists\": %d, \"p50_ms\": %.1f, \"p95_ms\": %.1f, \"p99_ms\": %.1f, \"rows\": %d%s}",
                         result.workload(), result.catalog(), result.phase(), result.runs(), result.gets(), result.bytes(), result.lists(), result.p50(), result.p95(), result.p99(), result.rows(),
-                        result.workload().equals("concurrency") ? String.format(Locale.ROOT, ", \"throughput_qps\": %.2f", result.throughput()) : ""))
+                        (result.filesScheduled() >= 0 ? ", \"files_scheduled\": " + result.filesScheduled() : "")
+                                + (result.workload().equals("concurrency") ? String.format(Locale.ROOT, ", \"throughput_qps\": %.2f", result.throughput()) : "")))
                 .collect(Collectors.joining(",\n    ", "[\n    ", "\n  ]"));
         return "{\n  \"scale\": " + scale + ",\n  \"results\": " + items + "\n}\n";
     }

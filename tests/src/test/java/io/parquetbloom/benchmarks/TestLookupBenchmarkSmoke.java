@@ -29,6 +29,8 @@ final class TestLookupBenchmarkSmoke
                 .filter(result -> result.workload().equals("absent_key") && result.catalog().equals("parquet_bloom") && result.phase().equals("warm"))
                 .findFirst().orElseThrow();
         assertThat(warmAbsent.gets()).isZero();
+        // and the coordinator pruned every file before splitting
+        assertThat(warmAbsent.filesScheduled()).isZero();
         assertThat(LookupBenchmark.markdown(results)).contains("| absent_key | warm |");
         assertThat(LookupBenchmark.json(options, results)).contains("\"workload\": \"in_2000\"", "\"catalog\": \"hive\"", "\"catalog\": \"hive_bloom_off\"", "\"phase\": \"cold\"");
     }
