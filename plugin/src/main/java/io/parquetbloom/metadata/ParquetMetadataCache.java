@@ -7,6 +7,7 @@ import io.parquetbloom.connector.ParquetBloomConfig;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.sbbf.SplitBlockBloomFilter;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.cache.EvictableCacheBuilder;
 import io.trino.spi.predicate.Domain;
@@ -39,6 +40,8 @@ public class ParquetMetadataCache
     // its filters too and teaches the table's tail size; typically the schema read, one file
     private static final int FIRST_TAIL = 1 << 20;
 
+    // a filter is kept folded down to about this many bits per value of its chunk: an SBBF FPP of 0.042%
+    private static final int MIN_CACHED_BITS_PER_VALUE = 20;
     // a domain bigger than this is not worth remembering per row group
     private static final long MAX_NO_MATCH_DOMAIN_SIZE = 1 << 20;
 
@@ -81,17 +84,95 @@ public class ParquetMetadataCache
             return cached;
         }
         cacheStats.footer(false);
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filtersInTail = new HashMap<>();
+        ParquetFileMetadata footer;
         try {
-            return (ParquetFileMetadata) cache.get(key, () -> {
+            footer = (ParquetFileMetadata) cache.get(key, () -> {
                 int tailSize = Math.max(minimumTailSize, tailSizes.getOrDefault(table, FIRST_TAIL));
                 ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, requestStats);
                 learnTailSize(table, file);
-                return retainOnlyMetadata(file);
+                filtersInTail.putAll(parseFiltersInTail(file));
+                return retainOnlyFooter(file);
             });
         }
         catch (ExecutionException | UncheckedExecutionException e) {
             throwIfUnchecked(e.getCause());
             throw new RuntimeException(e.getCause());
+        }
+        // the tail's filters become entries of their own (compacted), so the footer entry keeps no filter bytes
+        filtersInTail.forEach((filter, result) -> cacheFilter(key, filter, result));
+        return footer;
+    }
+
+    /**
+     * Every bloom filter the tail read brought along, parsed now: keeping them raw in the tail would hold their bytes
+     * twice once probed, and filters nobody probes at their full, often oversized, length.
+     */
+    private Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> parseFiltersInTail(ParquetFileMetadata file)
+    {
+        List<BloomFilterKey> keys = new ArrayList<>();
+        FileMetaData footer = file.metadata().getParquetMetadata();
+        if (footer.getRow_groups() != null) {
+            for (int rowGroup = 0; rowGroup < footer.getRow_groups().size(); rowGroup++) {
+                for (ColumnChunk chunk : footer.getRow_groups().get(rowGroup).getColumns()) {
+                    if (chunk.isSetMeta_data() && chunk.getMeta_data().isSetBloom_filter_offset() && chunk.getMeta_data().getBloom_filter_offset() >= file.tailStart()) {
+                        keys.add(new BloomFilterKey(rowGroup, List.copyOf(chunk.getMeta_data().getPath_in_schema())));
+                    }
+                }
+            }
+        }
+        if (keys.isEmpty()) {
+            return Map.of();
+        }
+        // all in the tail: no GET
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> parsed = BloomFilterLoader.load(store, file, keys, new S3RequestStats(), new long[1]);
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> compacted = new HashMap<>();
+        parsed.forEach((filter, result) -> compacted.put(filter, compact(file, filter, result)));
+        return compacted;
+    }
+
+    /**
+     * Folds a filter that has far more bits than its chunk has values (Trino's writer never makes them smaller than
+     * 64 KiB, parquet-java 1 MiB without an NDV) down to {@value #MIN_CACHED_BITS_PER_VALUE} bits per value or more.
+     * Folding only ever adds "maybe" answers, never an "absent" one: see {@link SplitBlockBloomFilter#fold()}.
+     */
+    private static SplitBlockBloomFilterReader.Result compact(ParquetFileMetadata file, BloomFilterKey key, SplitBlockBloomFilterReader.Result result)
+    {
+        if (!(result instanceof SplitBlockBloomFilterReader.Result.Usable usable)) {
+            return result;
+        }
+        long values = valueCount(file, key);
+        if (values <= 0) {
+            return result;
+        }
+        SplitBlockBloomFilter filter = usable.filter();
+        while (filter.canFold() && filter.sizeInBytes() * 8L / 2 >= MIN_CACHED_BITS_PER_VALUE * values) {
+            filter = filter.fold();
+        }
+        return filter == usable.filter() ? result : new SplitBlockBloomFilterReader.Result.Usable(filter, usable.totalLength());
+    }
+
+    private static long valueCount(ParquetFileMetadata file, BloomFilterKey key)
+    {
+        FileMetaData footer = file.metadata().getParquetMetadata();
+        if (footer.getRow_groups() == null || key.rowGroup() >= footer.getRow_groups().size()) {
+            return -1;
+        }
+        for (ColumnChunk chunk : footer.getRow_groups().get(key.rowGroup()).getColumns()) {
+            if (chunk.isSetMeta_data() && chunk.getMeta_data().getPath_in_schema().equals(key.path())) {
+                return chunk.getMeta_data().getNum_values();
+            }
+        }
+        return -1;
+    }
+
+    private void cacheFilter(FileKey file, BloomFilterKey filter, SplitBlockBloomFilterReader.Result result)
+    {
+        try {
+            cache.get(new FilterKey(file, filter), () -> result);
+        }
+        catch (ExecutionException | UncheckedExecutionException e) {
+            // not cached; the result is still used
         }
     }
 
@@ -117,17 +198,9 @@ public class ParquetMetadataCache
             Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> loaded = BloomFilterLoader.load(store, file, missing, requestStats, bytesRead);
             for (BloomFilterKey key : missing) {
                 SplitBlockBloomFilterReader.Result result = loaded.get(key);
-                if (result == null) {
-                    // the chunk has no filter: remember that too
-                    result = NO_FILTER;
-                }
-                SplitBlockBloomFilterReader.Result value = result;
-                try {
-                    cache.get(new FilterKey(fileKey, key), () -> value);
-                }
-                catch (ExecutionException | UncheckedExecutionException e) {
-                    // not cached; the result is still used
-                }
+                // the chunk has no filter: remember that too
+                result = result == null ? NO_FILTER : compact(file, key, result);
+                cacheFilter(fileKey, key, result);
                 if (result != NO_FILTER) {
                     results.put(key, result);
                 }
@@ -191,25 +264,12 @@ public class ParquetMetadataCache
     }
 
     /**
-     * Keeps of the tail read only the bloom filters and the footer: the data pages a short file's tail also holds
-     * would fill the cache with bytes nobody asks for again.
+     * Keeps of the tail read only the footer: its filters are cached on their own, and the data pages a short file's
+     * tail also holds would fill the cache with bytes nobody asks for again.
      */
-    private static ParquetFileMetadata retainOnlyMetadata(ParquetFileMetadata file)
+    private static ParquetFileMetadata retainOnlyFooter(ParquetFileMetadata file)
     {
         long keepFrom = file.footerStart();
-        FileMetaData footer = file.metadata().getParquetMetadata();
-        if (footer.getRow_groups() != null) {
-            for (RowGroup rowGroup : footer.getRow_groups()) {
-                for (ColumnChunk chunk : rowGroup.getColumns()) {
-                    if (chunk.isSetMeta_data() && chunk.getMeta_data().isSetBloom_filter_offset()) {
-                        long offset = chunk.getMeta_data().getBloom_filter_offset();
-                        if (offset >= file.tailStart() && offset < keepFrom) {
-                            keepFrom = offset;
-                        }
-                    }
-                }
-            }
-        }
         if (keepFrom <= file.tailStart()) {
             return file;
         }

@@ -145,6 +145,37 @@ public final class SplitBlockBloomFilter
     }
 
     /**
+     * Whether {@link #fold()} can halve this filter: an even number of blocks.
+     */
+    public boolean canFold()
+    {
+        return numBlocks % 2 == 0;
+    }
+
+    /**
+     * A filter of half the blocks that answers "might contain" for every hash this one does (and, being denser, for
+     * some more). Sound because the block index is a multiply-shift of the hash's upper 32 bits: with {@code z/2}
+     * blocks a hash lands in block {@code floor(i / 2)} where it landed in block {@code i} of {@code z}, and its bits
+     * within a block depend only on the lower 32 bits. So block {@code j} of the folded filter is the OR of blocks
+     * {@code 2j} and {@code 2j + 1}. Lets a cache keep an oversized, nearly empty filter at a fraction of its size.
+     */
+    public SplitBlockBloomFilter fold()
+    {
+        if (!canFold()) {
+            throw new IllegalStateException("cannot fold a filter of %d blocks".formatted(numBlocks));
+        }
+        int[] folded = new int[words.length / 2];
+        for (int block = 0; block < numBlocks / 2; block++) {
+            int target = block * WORDS_PER_BLOCK;
+            int first = 2 * block * WORDS_PER_BLOCK;
+            for (int word = 0; word < WORDS_PER_BLOCK; word++) {
+                folded[target + word] = words[first + word] | words[first + WORDS_PER_BLOCK + word];
+            }
+        }
+        return new SplitBlockBloomFilter(folded, probe);
+    }
+
+    /**
      * Direct access for probes and benchmarks; must not be modified.
      */
     int[] words()

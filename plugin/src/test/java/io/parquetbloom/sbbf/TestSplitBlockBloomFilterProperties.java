@@ -35,6 +35,33 @@ final class TestSplitBlockBloomFilterProperties
     }
 
     @Test
+    void foldingNeverLosesAValue()
+    {
+        SplittableRandom random = new SplittableRandom(3);
+        for (int trial = 0; trial < 100; trial++) {
+            // even block counts, powers of two or not
+            int numBytes = 64 * random.nextInt(1, 2_000);
+            long[] hashes = random.longs(random.nextInt(1, 5_000)).toArray();
+            SplitBlockBloomFilter filter = new SplitBlockBloomFilterBuilder(numBytes).insertAll(hashes).build();
+            SplitBlockBloomFilter folded = filter.fold();
+            assertThat(folded.sizeInBytes()).isEqualTo(numBytes / 2);
+            for (long hash : hashes) {
+                assertThat(folded.mightContain(hash)).isTrue();
+            }
+            // every hash the original might contain, the folded one might contain too, inserted or not
+            for (int probe = 0; probe < 20_000; probe++) {
+                long hash = random.nextLong();
+                if (filter.mightContain(hash)) {
+                    assertThat(folded.mightContain(hash)).isTrue();
+                }
+            }
+            // and folding equals building the half-size filter from the same values
+            assertThat(folded).isEqualTo(new SplitBlockBloomFilterBuilder(numBytes / 2).insertAll(hashes).build());
+        }
+        assertThat(new SplitBlockBloomFilterBuilder(96).build().canFold()).isFalse();
+    }
+
+    @Test
     void exactFormulaReproducesSpecTable()
     {
         // parquet-format BloomFilter.md / Putze et al.; the classic k=8 formula would give 8.65%, 2.55%, 0.85%, ...
