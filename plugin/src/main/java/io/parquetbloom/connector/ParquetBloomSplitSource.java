@@ -23,6 +23,7 @@ import org.apache.parquet.schema.MessageType;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,6 +67,8 @@ final class ParquetBloomSplitSource
     private final AtomicLong filesFailedOpen = new AtomicLong();
     private TupleDomain<ParquetBloomColumnHandle> constraint;
     private int next;
+    // files being planned, in file order; guarded by this
+    private final List<CompletableFuture<List<ConnectorSplit>>> inFlight = new ArrayList<>();
 
     ParquetBloomSplitSource(
             List<PlannedFile> files,
@@ -104,19 +107,43 @@ final class ParquetBloomSplitSource
             next = files.size();
             return CompletableFuture.completedFuture(ImmutableList.of());
         }
-        // as many files as the engine asks for: each batch is a round trip through the scheduler, and warm pruning
-        // is in memory, so small batches would cost more than the pruning itself
-        int end = Math.min(files.size(), next + Math.max(1, maxSize));
-        List<PlannedFile> batch = files.subList(next, end);
-        next = end;
         if (!prunesFiles()) {
+            int end = Math.min(files.size(), next + Math.max(1, maxSize));
+            List<PlannedFile> batch = files.subList(next, end);
+            next = end;
             return CompletableFuture.completedFuture(batch.stream().flatMap(file -> unprunedSplits(file).stream()).collect(ImmutableList.toImmutableList()));
         }
-        List<CompletableFuture<List<ConnectorSplit>>> futures = batch.stream()
-                .map(file -> CompletableFuture.supplyAsync(() -> planFile(file), executor))
-                .toList();
-        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-                .thenApply(_ -> futures.stream().flatMap(future -> future.join().stream()).collect(ImmutableList.toImmutableList()));
+        // plan every file at once (the executor bounds how many read metadata at a time) and hand out splits as soon
+        // as some files are planned: cold, workers read the first files while the coordinator plans the rest; warm,
+        // planning is in memory and nearly everything arrives in the first batch
+        CompletableFuture<?>[] planning;
+        synchronized (this) {
+            while (next < files.size()) {
+                PlannedFile file = files.get(next++);
+                inFlight.add(CompletableFuture.supplyAsync(() -> planFile(file), executor));
+            }
+            planning = inFlight.toArray(CompletableFuture[]::new);
+        }
+        if (planning.length == 0) {
+            return CompletableFuture.completedFuture(ImmutableList.of());
+        }
+        return CompletableFuture.anyOf(planning).thenApply(_ -> takePlanned(Math.max(1, maxSize)));
+    }
+
+    private synchronized List<ConnectorSplit> takePlanned(int maxFiles)
+    {
+        ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+        int taken = 0;
+        Iterator<CompletableFuture<List<ConnectorSplit>>> iterator = inFlight.iterator();
+        while (iterator.hasNext() && taken < maxFiles) {
+            CompletableFuture<List<ConnectorSplit>> future = iterator.next();
+            if (future.isDone()) {
+                splits.addAll(future.join());
+                iterator.remove();
+                taken++;
+            }
+        }
+        return splits.build();
     }
 
     private boolean prunesFiles()
@@ -223,8 +250,8 @@ final class ParquetBloomSplitSource
     public void close() {}
 
     @Override
-    public boolean isFinished()
+    public synchronized boolean isFinished()
     {
-        return next >= files.size();
+        return next >= files.size() && inFlight.isEmpty();
     }
 }
