@@ -121,14 +121,15 @@ public final class Demo
             // the second run with filters shows the warm metadata cache
             for (String mode : List.of("on", "on, warm", "off")) {
                 boolean bloom = !mode.equals("off");
-                Map<String, String> session = Map.of("lake.bloom_filter_enabled", Boolean.toString(bloom));
+                // "off" is the connector without any help from filters: no bloom filters, no no-match cache
+                Map<String, String> session = Map.of("lake.bloom_filter_enabled", Boolean.toString(bloom), "lake.no_match_cache_enabled", Boolean.toString(bloom));
                 long start = System.nanoTime();
                 List<List<Object>> rows = jdbc.query(sql, session);
                 long millis = (System.nanoTime() - start) / 1_000_000;
                 ScanSummary scan = ScanSummary.of(jdbc.metrics(sql, session));
-                OUT.printf("[demo]   bloom filters %-8s: %d rows in %,d ms | row groups %d, pruned by statistics %d, pruned by bloom filter %d, read %d | files skipped before splits %d | S3 GETs %d, %,d bytes%n",
+                OUT.printf("[demo]   bloom filters %-8s: %d rows in %,d ms | row groups %d, pruned by statistics %d, pruned by bloom filter %d, by no-match cache %d, read %d | files skipped before splits %d | S3 GETs %d, %,d bytes%n",
                         mode, rows.size(), millis,
-                        scan.rowGroups(), scan.prunedByStatistics(), scan.prunedByBloomFilter(), scan.rowGroupsRead(), scan.filesPrunedBeforeSplits(),
+                        scan.rowGroups(), scan.prunedByStatistics(), scan.prunedByBloomFilter(), scan.prunedByNoMatchCache(), scan.rowGroupsRead(), scan.filesPrunedBeforeSplits(),
                         scan.getRequests(), scan.bytesRead());
                 if (mode.equals("on")) {
                     rows.stream().limit(5).forEach(row -> OUT.println("[demo]     " + row));

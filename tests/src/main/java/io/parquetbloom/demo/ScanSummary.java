@@ -6,7 +6,7 @@ import java.util.Map;
  * A table scan's pruning and S3 cost, adding what the coordinator did before splitting (metrics prefixed
  * {@code planning}, {@code s3Planning}) to what the page sources did.
  */
-public record ScanSummary(long rowGroups, long prunedByStatistics, long prunedByBloomFilter, long rowGroupsRead, long filesPrunedBeforeSplits, long getRequests, long bytesRead)
+public record ScanSummary(long rowGroups, long prunedByStatistics, long prunedByBloomFilter, long prunedByNoMatchCache, long rowGroupsRead, long filesPrunedBeforeSplits, long getRequests, long bytesRead)
 {
     public static ScanSummary of(Map<String, Long> metrics)
     {
@@ -14,6 +14,7 @@ public record ScanSummary(long rowGroups, long prunedByStatistics, long prunedBy
                 sum(metrics, "planningRowGroupsTotal", "rowGroupsTotal"),
                 sum(metrics, "planningRowGroupsPrunedByStatistics", "rowGroupsPrunedByStatistics"),
                 sum(metrics, "planningRowGroupsPrunedByBloomFilter", "rowGroupsPrunedByBloomFilter"),
+                sum(metrics, "planningRowGroupsPrunedByNoMatchCache", "rowGroupsPrunedByNoMatchCache"),
                 sum(metrics, "rowGroupsRead"),
                 sum(metrics, "filesPrunedBeforeSplits"),
                 sum(metrics, "s3PlanningGetRequests", "s3GetRequests"),
