@@ -200,7 +200,7 @@ public class ParquetBloomPageSourceProvider
             if (readerField.isPresent()) {
                 channels[i] = readerColumns.size();
                 Domain domain = domains.get(column.name());
-                if (domain != null && field.isPrimitive()) {
+                if (domain != null && field.isPrimitive() && cache.remembersNoMatch(domain)) {
                     trackedColumns.add(new NoMatchRecorder.TrackedColumn(readerColumns.size(), column.name(), domain, new DomainValueMatcher(column.type(), domain)));
                 }
                 readerColumns.add(new Column(field.getName(), readerField.get()));

@@ -168,11 +168,20 @@ public class ParquetMetadataCache
 
     private void cacheFilter(FileKey file, BloomFilterKey filter, SplitBlockBloomFilterReader.Result result)
     {
+        remember(new FilterKey(file, filter), result);
+    }
+
+    /**
+     * Adds an entry unless one is there. EvictableCache has no put (it would race with invalidation); failing to
+     * remember loses nothing, the caller still has the value.
+     */
+    private void remember(Object key, Object value)
+    {
         try {
-            cache.get(new FilterKey(file, filter), () -> result);
+            cache.get(key, () -> value);
         }
         catch (ExecutionException | UncheckedExecutionException e) {
-            // not cached; the result is still used
+            // not remembered
         }
     }
 
@@ -223,20 +232,21 @@ public class ParquetMetadataCache
     }
 
     /**
-     * Records that every row of the row group was read and none has {@code column} in {@code domain}.
+     * Whether no-match facts about {@code domain} are kept at all: a huge domain is not worth remembering per row
+     * group, nor checking every value against while reading.
+     */
+    public boolean remembersNoMatch(Domain domain)
+    {
+        return domain.getRetainedSizeInBytes() <= MAX_NO_MATCH_DOMAIN_SIZE;
+    }
+
+    /**
+     * Records that every row of the row group was read and none has {@code column} in {@code domain}; the domain is
+     * one this cache {@link #remembersNoMatch remembers}.
      */
     public void recordNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
-        if (domain.getRetainedSizeInBytes() > MAX_NO_MATCH_DOMAIN_SIZE) {
-            return;
-        }
-        try {
-            // EvictableCache has no put: it would race with invalidation
-            cache.get(new NoMatchKey(file, rowGroup, column, domain), () -> Boolean.TRUE);
-        }
-        catch (ExecutionException | UncheckedExecutionException e) {
-            // not remembered; nothing is lost
-        }
+        remember(new NoMatchKey(file, rowGroup, column, domain), Boolean.TRUE);
     }
 
     public long evictions()

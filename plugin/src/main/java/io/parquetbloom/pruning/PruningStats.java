@@ -99,11 +99,6 @@ public final class PruningStats
         return rowGroupsPrunedByBloomFilter;
     }
 
-    public long rowGroupsPrunedByNoMatchCache()
-    {
-        return rowGroupsPrunedByNoMatchCache;
-    }
-
     public long bloomFiltersUnusable()
     {
         return bloomFiltersUnusable;

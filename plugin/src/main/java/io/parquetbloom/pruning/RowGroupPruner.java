@@ -95,10 +95,12 @@ public final class RowGroupPruner
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
 
         Map<String, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
-        for (String name : domains.keySet()) {
-            org.apache.parquet.schema.Type field = getParquetTypeByName(name, fileSchema);
+        Map<String, Domain> primitiveDomains = new HashMap<>();
+        for (Map.Entry<String, Domain> entry : domains.entrySet()) {
+            org.apache.parquet.schema.Type field = getParquetTypeByName(entry.getKey(), fileSchema);
             if (field != null && field.isPrimitive()) {
-                fields.put(name, field);
+                fields.put(entry.getKey(), field);
+                primitiveDomains.put(entry.getKey(), entry.getValue());
             }
         }
         MessageType requestedSchema = new MessageType(fileSchema.getName(), List.copyOf(fields.values()));
@@ -142,7 +144,7 @@ public final class RowGroupPruner
                 stats.addPrunedByStatistics();
                 continue;
             }
-            if (options.noMatchCache() && knownNoMatch(fileKey, ordinal, fields.keySet(), domains)) {
+            if (options.noMatchCache() && knownNoMatch(fileKey, ordinal, primitiveDomains)) {
                 stats.addPrunedByNoMatchCache();
                 continue;
             }
@@ -165,7 +167,7 @@ public final class RowGroupPruner
         FileKey fileKey = FileKey.of(file.object());
         ImmutableList.Builder<Integer> survivors = ImmutableList.builder();
         for (int ordinal : ordinals) {
-            if (knownNoMatch(fileKey, ordinal, domains.keySet(), domains)) {
+            if (knownNoMatch(fileKey, ordinal, domains)) {
                 stats.addPrunedByNoMatchCache();
             }
             else {
@@ -175,10 +177,10 @@ public final class RowGroupPruner
         return survivors.build();
     }
 
-    private boolean knownNoMatch(FileKey fileKey, int ordinal, Set<String> columns, Map<String, Domain> domains)
+    private boolean knownNoMatch(FileKey fileKey, int ordinal, Map<String, Domain> domains)
     {
-        for (String column : columns) {
-            if (cache.knownNoMatch(fileKey, ordinal, column, domains.get(column))) {
+        for (Map.Entry<String, Domain> entry : domains.entrySet()) {
+            if (cache.knownNoMatch(fileKey, ordinal, entry.getKey(), entry.getValue())) {
                 return true;
             }
         }
