@@ -2,11 +2,9 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.metadata.MetadataCacheStats;
-import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.s3.S3RequestStats;
-import io.parquetbloom.sbbf.BlockProbes;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
@@ -18,6 +16,7 @@ import io.trino.spi.metrics.Metrics;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -31,29 +30,42 @@ import static java.util.Objects.requireNonNull;
 public class ParquetBloomPageSource
         implements ConnectorPageSource
 {
-    private static final boolean VECTOR_PROBE = BlockProbes.best().name().startsWith("vector");
-
     private final String path;
     private final Optional<ParquetReader> reader;
+    private final List<NoMatchRecorder.ReadRowGroup> rowGroups;
+    private final Map<Integer, UnsignedColumnsPage.Conversion> conversions;
     private final Optional<NoMatchRecorder> noMatchRecorder;
     private final int[] channels;
     private final Block[] constants;
     private final PruningStats pruningStats;
     private final S3RequestStats requestStats;
     private final MetadataCacheStats cacheStats;
-    private final ParquetMetadataCache cache;
     private long completedPositions;
+    private int currentRowGroup = -1;
     private boolean closed;
 
     /**
      * @param reader empty when no row group can match: the source is finished without reading data
+     * @param rowGroups the row groups the reader returns, in its order
+     * @param conversions reader channels holding unsigned integers, to convert
      */
-    public ParquetBloomPageSource(String path, Optional<ParquetReader> reader, Optional<NoMatchRecorder> noMatchRecorder, int[] channels, Block[] constants, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats, ParquetMetadataCache cache)
+    public ParquetBloomPageSource(
+            String path,
+            Optional<ParquetReader> reader,
+            List<NoMatchRecorder.ReadRowGroup> rowGroups,
+            Map<Integer, UnsignedColumnsPage.Conversion> conversions,
+            Optional<NoMatchRecorder> noMatchRecorder,
+            int[] channels,
+            Block[] constants,
+            PruningStats pruningStats,
+            S3RequestStats requestStats,
+            MetadataCacheStats cacheStats)
     {
         this.cacheStats = requireNonNull(cacheStats, "cacheStats is null");
-        this.cache = requireNonNull(cache, "cache is null");
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
+        this.rowGroups = List.copyOf(rowGroups);
+        this.conversions = Map.copyOf(conversions);
         this.noMatchRecorder = requireNonNull(noMatchRecorder, "noMatchRecorder is null");
         this.channels = requireNonNull(channels, "channels is null");
         this.constants = requireNonNull(constants, "constants is null");
@@ -100,9 +112,20 @@ public class ParquetBloomPageSource
         }
         SourcePage page;
         try {
-            page = reader.orElseThrow().nextPage();
-            if (page != null && noMatchRecorder.isPresent()) {
-                noMatchRecorder.get().observe(page);
+            ParquetReader parquetReader = reader.orElseThrow();
+            page = parquetReader.nextPage();
+            if (page != null) {
+                if (!conversions.isEmpty()) {
+                    page = new UnsignedColumnsPage(page, conversions);
+                }
+                long firstRow = parquetReader.lastBatchStartRow();
+                countRowGroupRead(firstRow);
+                if (noMatchRecorder.isPresent()) {
+                    noMatchRecorder.get().observe(page, firstRow);
+                }
+            }
+            else if (noMatchRecorder.isPresent()) {
+                noMatchRecorder.get().finish();
             }
         }
         catch (IOException | RuntimeException e) {
@@ -117,7 +140,7 @@ public class ParquetBloomPageSource
             return null;
         }
         completedPositions += page.getPositionCount();
-        return new ProjectedSourcePage(page, channels, constants);
+        return new ProjectedSourcePage(path, page, channels, constants);
     }
 
     @Override
@@ -132,6 +155,23 @@ public class ParquetBloomPageSource
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Counts a row group when the reader returns its first rows: row groups actually read, not merely planned.
+     */
+    private void countRowGroupRead(long firstRow)
+    {
+        for (int i = Math.max(currentRowGroup, 0); i < rowGroups.size(); i++) {
+            NoMatchRecorder.ReadRowGroup rowGroup = rowGroups.get(i);
+            if (firstRow >= rowGroup.firstRow() && firstRow < rowGroup.firstRow() + rowGroup.rowCount()) {
+                if (i != currentRowGroup) {
+                    currentRowGroup = i;
+                    pruningStats.addRowGroupsRead(1);
+                }
+                return;
+            }
         }
     }
 
@@ -156,10 +196,6 @@ public class ParquetBloomPageSource
         metrics.put("metadataCacheFooterMisses", new LongCount(cacheStats.footerMisses()));
         metrics.put("metadataCacheFilterHits", new LongCount(cacheStats.filterHits()));
         metrics.put("metadataCacheFilterMisses", new LongCount(cacheStats.filterMisses()));
-        // node-wide evictions so far: shows when the cache is too small for the working set
-        metrics.put("metadataCacheEvictions", new LongCount(cache.evictions()));
-        // how many page sources probed with the Vector API kernel (the rest used the scalar one)
-        metrics.put("bloomFilterVectorProbe", new LongCount(VECTOR_PROBE ? 1 : 0));
         Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());
         metrics.putAll(readerMetrics);
         return new Metrics(metrics.buildKeepingLast());

@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
+import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
@@ -54,6 +55,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
@@ -150,24 +152,20 @@ public class ParquetBloomPageSourceProvider
             }
         }
         else {
-            try {
-                ordinals = pruner.prune(
-                        file,
-                        domains,
-                        Optional.empty(),
-                        split.start(),
-                        split.length(),
-                        new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session)),
-                        new RowGroupPruner.HashMemo(),
-                        requestStats,
-                        cacheStats,
-                        pruningStats);
-            }
-            catch (IOException e) {
-                throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot prune row groups of %s: %s".formatted(split.path(), e.getMessage()), e);
-            }
+            // unpruned split (the coordinator could not prune the file, or pruning was off there): the same pruning
+            // path, failing open the same way
+            ordinals = pruner.prune(
+                    file,
+                    domains,
+                    Optional.empty(),
+                    split.start(),
+                    split.length(),
+                    new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session)),
+                    new RowGroupPruner.HashMemo(),
+                    requestStats,
+                    cacheStats,
+                    pruningStats);
         }
-        pruningStats.addRowGroupsRead(ordinals.size());
         if (ordinals.isEmpty()) {
             return emptySource(split, columns, pruningStats, requestStats, cacheStats);
         }
@@ -193,12 +191,16 @@ public class ParquetBloomPageSourceProvider
         int[] channels = new int[columns.size()];
         List<Block> constants = new ArrayList<>();
         List<NoMatchRecorder.TrackedColumn> trackedColumns = new ArrayList<>();
+        Map<Integer, UnsignedColumnsPage.Conversion> conversions = new HashMap<>();
         for (int i = 0; i < columns.size(); i++) {
             ParquetBloomColumnHandle column = columns.get(i);
             org.apache.parquet.schema.Type field = fields.get(column);
-            Optional<Field> readerField = field == null ? Optional.empty() : constructField(column.type(), lookupColumnByName(messageColumnIO, field.getName()));
+            Optional<UnsignedColumnsPage.Conversion> conversion = unsignedConversion(column, field);
+            Type readerType = conversion.map(UnsignedColumnsPage.Conversion::readerType).orElse(column.type());
+            Optional<Field> readerField = field == null ? Optional.empty() : constructField(readerType, lookupColumnByName(messageColumnIO, field.getName()));
             if (readerField.isPresent()) {
                 channels[i] = readerColumns.size();
+                conversion.ifPresent(value -> conversions.put(readerColumns.size(), value));
                 Domain domain = domains.get(column.name());
                 if (domain != null && field.isPrimitive() && cache.remembersNoMatch(domain)) {
                     trackedColumns.add(new NoMatchRecorder.TrackedColumn(readerColumns.size(), column.name(), domain, new DomainValueMatcher(column.type(), domain)));
@@ -211,13 +213,16 @@ public class ParquetBloomPageSourceProvider
             }
         }
 
+        List<NoMatchRecorder.ReadRowGroup> readRowGroups = new ArrayList<>();
+        for (int i = 0; i < ordinals.size(); i++) {
+            readRowGroups.add(new NoMatchRecorder.ReadRowGroup(ordinals.get(i), rowGroups.get(i).fileRowOffset(), rowGroups.get(i).prunedBlockMetadata().getRowCount()));
+        }
         Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
         if (isNoMatchCacheEnabled(session) && !trackedColumns.isEmpty()) {
-            long[] rowCounts = rowGroups.stream().mapToLong(rowGroup -> rowGroup.prunedBlockMetadata().getRowCount()).toArray();
-            noMatchRecorder = Optional.of(new NoMatchRecorder(cache, FileKey.of(object), ordinals, rowCounts, trackedColumns, pruningStats));
+            noMatchRecorder = Optional.of(new NoMatchRecorder(cache, FileKey.of(object), readRowGroups, trackedColumns, pruningStats));
         }
 
-        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object.location(), object.size(), requestStats, readerOptions);
+        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, requestStats, readerOptions);
         ParquetReader reader;
         try {
             reader = new ParquetReader(
@@ -242,7 +247,22 @@ public class ParquetBloomPageSourceProvider
             }
             throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot open Parquet file %s: %s".formatted(split.path(), e.getMessage()), e);
         }
-        return new ParquetBloomPageSource(split.path(), Optional.of(reader), noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, requestStats, cacheStats, cache);
+        return new ParquetBloomPageSource(split.path(), Optional.of(reader), readRowGroups, conversions, noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, requestStats, cacheStats);
+    }
+
+    /**
+     * How a top-level unsigned integer column is read: as its signed counterpart, then converted.
+     */
+    private static Optional<UnsignedColumnsPage.Conversion> unsignedConversion(ParquetBloomColumnHandle column, org.apache.parquet.schema.Type field)
+    {
+        if (field == null || !field.isPrimitive()) {
+            return Optional.empty();
+        }
+        OptionalInt width = UnsignedIntegers.unsignedWidth(field.asPrimitiveType());
+        if (width.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(UnsignedColumnsPage.Conversion.of(width.getAsInt(), column.type()));
     }
 
     /**
@@ -284,8 +304,8 @@ public class ParquetBloomPageSourceProvider
         return builder.build();
     }
 
-    private ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats)
+    private static ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats)
     {
-        return new ParquetBloomPageSource(split.path(), Optional.empty(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, requestStats, cacheStats, cache);
+        return new ParquetBloomPageSource(split.path(), Optional.empty(), List.of(), Map.of(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, requestStats, cacheStats);
     }
 }

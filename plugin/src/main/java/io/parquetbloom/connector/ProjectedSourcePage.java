@@ -1,12 +1,14 @@
 package io.parquetbloom.connector;
 
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.SourcePage;
 
 import java.util.function.ObjLongConsumer;
 
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -16,14 +18,16 @@ import static java.util.Objects.requireNonNull;
 final class ProjectedSourcePage
         implements SourcePage
 {
+    private final String path;
     private final SourcePage source;
     // >= 0: channel of the source page; < 0: constant number (-1 - channel)
     private final int[] channels;
     private final Block[] constants;
     private int positionCount;
 
-    ProjectedSourcePage(SourcePage source, int[] channels, Block[] constants)
+    ProjectedSourcePage(String path, SourcePage source, int[] channels, Block[] constants)
     {
+        this.path = requireNonNull(path, "path is null");
         this.source = requireNonNull(source, "source is null");
         this.channels = requireNonNull(channels, "channels is null");
         this.constants = requireNonNull(constants, "constants is null");
@@ -65,7 +69,16 @@ final class ProjectedSourcePage
     {
         int sourceChannel = channels[channel];
         if (sourceChannel >= 0) {
-            return source.getBlock(sourceChannel);
+            try {
+                // the reader decodes lazily, here, outside the page source: its failures must name the file too
+                return source.getBlock(sourceChannel);
+            }
+            catch (TrinoException e) {
+                throw e;
+            }
+            catch (RuntimeException e) {
+                throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file %s: %s".formatted(path, e), e);
+            }
         }
         return RunLengthEncodedBlock.create(constants[-1 - sourceChannel], positionCount);
     }

@@ -42,8 +42,6 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ParquetValueHasher
 {
-    private static final BigInteger TWO_POW_32 = BigInteger.ONE.shiftLeft(32);
-    private static final BigInteger TWO_POW_64 = BigInteger.ONE.shiftLeft(64);
     // DECIMAL(38) needs 16 bytes; writers may sign-extend BYTE_ARRAY decimals up to that
     private static final int MAX_DECIMAL_BYTES = 16;
     // CHAR(n) values may be stored trimmed or padded; beyond this many candidate paddings we do not probe
@@ -125,6 +123,7 @@ public final class ParquetValueHasher
             return hashDecimal(number, decimal.getScale(), column);
         }
         boolean signed = true;
+        int width = UnsignedIntegers.readWidth(column);
         if (annotation instanceof IntLogicalTypeAnnotation intAnnotation) {
             signed = intAnnotation.isSigned();
         }
@@ -137,25 +136,30 @@ public final class ParquetValueHasher
                 if (fastLong == null && integer == null) {
                     yield new ValueHash.Absent("%s has a fraction; the integer column cannot hold it".formatted(number));
                 }
-                yield hashInteger(fastLong != null ? BigInteger.valueOf(fastLong) : integer, signed, column);
+                yield hashInteger(fastLong != null ? BigInteger.valueOf(fastLong) : integer, signed, width, column);
             }
             default -> unknown("numeric value against %s column".formatted(column.getPrimitiveTypeName()));
         };
     }
 
-    private static ValueHash hashInteger(BigInteger value, boolean signed, PrimitiveType column)
+    /**
+     * @param width the annotation's bit width ({@code INT(8, true)}), else the physical one: the values the connector
+     * reads from the column lie in that width's range (see {@link UnsignedIntegers})
+     */
+    private static ValueHash hashInteger(BigInteger value, boolean signed, int width, PrimitiveType column)
     {
         boolean int32 = column.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT32;
-        int bits = int32 ? 32 : 64;
         if (signed) {
-            if (value.bitLength() > bits - 1) {
-                return new ValueHash.Absent("%s is outside the %s range".formatted(value, column.getPrimitiveTypeName()));
+            if (value.bitLength() > width - 1) {
+                return new ValueHash.Absent("%s is outside the %d-bit range of %s".formatted(value, width, column.getPrimitiveTypeName()));
             }
         }
-        else if (value.signum() < 0 || value.compareTo(int32 ? TWO_POW_32 : TWO_POW_64) >= 0) {
-            return new ValueHash.Absent("%s is outside the unsigned %d-bit range".formatted(value, bits));
+        else if (value.signum() < 0 || value.compareTo(BigInteger.ONE.shiftLeft(width)) >= 0) {
+            return new ValueHash.Absent("%s is outside the unsigned %d-bit range".formatted(value, width));
         }
-        // unsigned columns store the same bits as the two's complement value of that width
+        // writers store an unsigned value as the INT32/INT64 with the same low bits (zero-extended below 32 bits);
+        // for widths below the physical one the pruner uses the filter only where statistics prove the chunk's stored
+        // values are in range, so the stored value is the value read
         return ValueHash.of(int32 ? XxHash64.hashInt(value.intValue()) : XxHash64.hashLong(value.longValue()));
     }
 

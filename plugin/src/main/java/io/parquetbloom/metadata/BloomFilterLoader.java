@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -50,7 +50,7 @@ public final class BloomFilterLoader
         requireNonNull(file, "file is null");
         FileMetaData footer = file.metadata().getParquetMetadata();
         long footerStart = file.footerStart();
-        TreeSet<Long> boundaries = structureStarts(footer, footerStart);
+        TreeMap<Long, Boolean> boundaries = structureStarts(footer, footerStart);
 
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
         List<Range> toFetch = new ArrayList<>();
@@ -66,6 +66,7 @@ public final class BloomFilterLoader
                 continue;
             }
             long extent;
+            boolean mustFill = false;
             if (declared.isPresent()) {
                 if (declared.getAsInt() <= 0 || offset + declared.getAsInt() > footerStart) {
                     results.put(key, new SplitBlockBloomFilterReader.Result.Unusable("bloom_filter_length %d at offset %d runs past the data".formatted(declared.getAsInt(), offset)));
@@ -74,10 +75,21 @@ public final class BloomFilterLoader
                 extent = declared.getAsInt();
             }
             else {
-                Long next = boundaries.higher(offset);
-                extent = Math.min(MAX_EXTENT, (next == null ? footerStart : next) - offset);
+                // footerStart is always a boundary, and offset < footerStart
+                Map.Entry<Long, Boolean> next = boundaries.higherEntry(offset);
+                extent = next.getKey() - offset;
+                // filters are written back to back and the last one right before the footer: then the filter must
+                // fill the gap exactly; before other structures (page indexes, data) we only know an upper bound
+                mustFill = next.getValue();
+                if (extent > MAX_EXTENT) {
+                    if (mustFill) {
+                        results.put(key, new SplitBlockBloomFilterReader.Result.Unusable("%d bytes up to the next filter or the footer exceed the largest filter".formatted(extent)));
+                        continue;
+                    }
+                    extent = MAX_EXTENT;
+                }
             }
-            Range range = new Range(key, offset, extent, declared);
+            Range range = new Range(key, offset, extent, declared, mustFill);
             if (file.tailContains(offset, extent)) {
                 results.put(key, range.parse(file.tail(), (int) (offset - file.tailStart())));
             }
@@ -96,7 +108,7 @@ public final class BloomFilterLoader
                 clusterEnd = Math.max(clusterEnd, toFetch.get(end).end());
                 end++;
             }
-            byte[] bytes = store.read(file.object().location(), clusterStart, (int) (clusterEnd - clusterStart), stats);
+            byte[] bytes = store.read(file.object(), clusterStart, (int) (clusterEnd - clusterStart), stats);
             bytesRead[0] += bytes.length;
             for (int i = index; i < end; i++) {
                 Range range = toFetch.get(i);
@@ -107,7 +119,7 @@ public final class BloomFilterLoader
         return results;
     }
 
-    private record Range(BloomFilterKey key, long offset, long extent, OptionalInt declared)
+    private record Range(BloomFilterKey key, long offset, long extent, OptionalInt declared, boolean mustFill)
     {
         long end()
         {
@@ -116,6 +128,9 @@ public final class BloomFilterLoader
 
         SplitBlockBloomFilterReader.Result parse(byte[] buffer, int position)
         {
+            if (mustFill) {
+                return SplitBlockBloomFilterReader.readFilling(buffer, position, (int) extent);
+            }
             return SplitBlockBloomFilterReader.read(buffer, position, (int) extent, declared);
         }
     }
@@ -151,33 +166,34 @@ public final class BloomFilterLoader
     }
 
     /**
-     * File offsets where something the footer describes begins.
+     * File offsets where something the footer describes begins, mapped to whether a bloom filter or the footer begins
+     * there.
      */
-    private static TreeSet<Long> structureStarts(FileMetaData footer, long footerStart)
+    private static TreeMap<Long, Boolean> structureStarts(FileMetaData footer, long footerStart)
     {
-        TreeSet<Long> starts = new TreeSet<>();
-        starts.add(footerStart);
+        TreeMap<Long, Boolean> starts = new TreeMap<>();
+        starts.put(footerStart, true);
         if (footer.getRow_groups() == null) {
             return starts;
         }
         for (RowGroup rowGroup : footer.getRow_groups()) {
             for (ColumnChunk chunk : rowGroup.getColumns()) {
                 if (chunk.isSetColumn_index_offset()) {
-                    starts.add(chunk.getColumn_index_offset());
+                    starts.putIfAbsent(chunk.getColumn_index_offset(), false);
                 }
                 if (chunk.isSetOffset_index_offset()) {
-                    starts.add(chunk.getOffset_index_offset());
+                    starts.putIfAbsent(chunk.getOffset_index_offset(), false);
                 }
                 if (!chunk.isSetMeta_data()) {
                     continue;
                 }
                 ColumnMetaData metadata = chunk.getMeta_data();
-                starts.add(metadata.getData_page_offset());
+                starts.putIfAbsent(metadata.getData_page_offset(), false);
                 if (metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0) {
-                    starts.add(metadata.getDictionary_page_offset());
+                    starts.putIfAbsent(metadata.getDictionary_page_offset(), false);
                 }
                 if (metadata.isSetBloom_filter_offset()) {
-                    starts.add(metadata.getBloom_filter_offset());
+                    starts.put(metadata.getBloom_filter_offset(), true);
                 }
             }
         }

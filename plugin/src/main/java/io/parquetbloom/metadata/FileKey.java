@@ -16,6 +16,14 @@ public record FileKey(String location, long size, String etag)
         requireNonNull(etag, "etag is null");
     }
 
+    /**
+     * Whether anything may be cached under this key: without an ETag a same-size rewrite would look the same.
+     */
+    public boolean cacheable()
+    {
+        return !etag.isEmpty();
+    }
+
     public static FileKey of(S3ObjectInfo object)
     {
         return new FileKey(object.location().toString(), object.size(), object.etag());

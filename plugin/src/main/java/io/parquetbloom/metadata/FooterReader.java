@@ -37,7 +37,7 @@ public final class FooterReader
         }
         int tailLength = (int) Math.min(size, Math.max(tailReadSize, POST_SCRIPT));
         long tailStart = size - tailLength;
-        byte[] tail = store.read(object.location(), tailStart, tailLength, stats);
+        byte[] tail = store.read(object, tailStart, tailLength, stats);
         for (int i = 0; i < MAGIC.length; i++) {
             if (tail[tailLength - MAGIC.length + i] != MAGIC[i]) {
                 throw badData(object, "is not a Parquet file (no PAR1 magic at its end; encrypted footers are not supported)");
@@ -51,7 +51,7 @@ public final class FooterReader
         if (complete > tailLength) {
             // the footer is larger than the first read: fetch the missing front part
             int missing = (int) (complete - tailLength);
-            byte[] front = store.read(object.location(), size - complete, missing, stats);
+            byte[] front = store.read(object, size - complete, missing, stats);
             byte[] joined = new byte[(int) complete];
             System.arraycopy(front, 0, joined, 0, missing);
             System.arraycopy(tail, 0, joined, missing, tailLength);

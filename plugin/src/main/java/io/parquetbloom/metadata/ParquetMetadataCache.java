@@ -18,8 +18,11 @@ import org.apache.parquet.format.RowGroup;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
@@ -79,6 +82,11 @@ public class ParquetMetadataCache
     public ParquetFileMetadata footer(S3ObjectInfo object, String table, S3RequestStats requestStats, MetadataCacheStats cacheStats)
     {
         FileKey key = FileKey.of(object);
+        if (!key.cacheable()) {
+            // no version to key it by: read it for this query only
+            cacheStats.footer(false);
+            return FooterReader.readFooter(store, object, Math.max(minimumTailSize, tailSizes.getOrDefault(table, FIRST_TAIL)), requestStats);
+        }
         if (cache.getIfPresent(key) instanceof ParquetFileMetadata cached) {
             cacheStats.footer(true);
             return cached;
@@ -110,13 +118,20 @@ public class ParquetMetadataCache
      */
     private Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> parseFiltersInTail(ParquetFileMetadata file)
     {
-        List<BloomFilterKey> keys = new ArrayList<>();
+        Set<BloomFilterKey> keys = new LinkedHashSet<>();
         FileMetaData footer = file.metadata().getParquetMetadata();
         if (footer.getRow_groups() != null) {
             for (int rowGroup = 0; rowGroup < footer.getRow_groups().size(); rowGroup++) {
+                Set<BloomFilterKey> seen = new HashSet<>();
                 for (ColumnChunk chunk : footer.getRow_groups().get(rowGroup).getColumns()) {
-                    if (chunk.isSetMeta_data() && chunk.getMeta_data().isSetBloom_filter_offset() && chunk.getMeta_data().getBloom_filter_offset() >= file.tailStart()) {
-                        keys.add(new BloomFilterKey(rowGroup, List.copyOf(chunk.getMeta_data().getPath_in_schema())));
+                    if (!chunk.isSetMeta_data()) {
+                        continue;
+                    }
+                    // keys are case-insensitive, so only the first of two chunks whose paths differ in case counts
+                    // (the one trino-parquet reads); its filter is taken if it lies in the tail
+                    BloomFilterKey key = new BloomFilterKey(rowGroup, chunk.getMeta_data().getPath_in_schema());
+                    if (seen.add(key) && chunk.getMeta_data().isSetBloom_filter_offset() && chunk.getMeta_data().getBloom_filter_offset() >= file.tailStart()) {
+                        keys.add(key);
                     }
                 }
             }
@@ -159,7 +174,7 @@ public class ParquetMetadataCache
             return -1;
         }
         for (ColumnChunk chunk : footer.getRow_groups().get(key.rowGroup()).getColumns()) {
-            if (chunk.isSetMeta_data() && chunk.getMeta_data().getPath_in_schema().equals(key.path())) {
+            if (chunk.isSetMeta_data() && new BloomFilterKey(key.rowGroup(), chunk.getMeta_data().getPath_in_schema()).equals(key)) {
                 return chunk.getMeta_data().getNum_values();
             }
         }
@@ -193,6 +208,11 @@ public class ParquetMetadataCache
     public Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters(ParquetFileMetadata file, Collection<BloomFilterKey> keys, S3RequestStats requestStats, MetadataCacheStats cacheStats, long[] bytesRead)
     {
         FileKey fileKey = FileKey.of(file.object());
+        if (!fileKey.cacheable()) {
+            Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> loaded = new HashMap<>(BloomFilterLoader.load(store, file, keys, requestStats, bytesRead));
+            cacheStats.filters(0, keys.size());
+            return loaded;
+        }
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
         List<BloomFilterKey> missing = new ArrayList<>();
         for (BloomFilterKey key : keys) {
@@ -228,16 +248,18 @@ public class ParquetMetadataCache
      */
     public boolean knownNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
-        return cache.getIfPresent(new NoMatchKey(file, rowGroup, column, domain)) != null;
+        return file.cacheable() && remembersNoMatch(domain) && cache.getIfPresent(new NoMatchKey(file, rowGroup, column, domain)) != null;
     }
 
     /**
-     * Whether no-match facts about {@code domain} are kept at all: a huge domain is not worth remembering per row
-     * group, nor checking every value against while reading.
+     * Whether no-match facts about {@code domain} are kept at all: only lookups ({@code =}, {@code IN}, discrete
+     * dynamic filters, optionally with {@code IS NULL}) repeat often enough to pay; a range such as a moving time
+     * window would write a useless fact for every row group of every query and evict footers and filters. A huge
+     * domain is not worth remembering per row group, nor checking every value against while reading.
      */
     public boolean remembersNoMatch(Domain domain)
     {
-        return domain.getRetainedSizeInBytes() <= MAX_NO_MATCH_DOMAIN_SIZE;
+        return domain.isNullableDiscreteSet() && domain.getRetainedSizeInBytes() <= MAX_NO_MATCH_DOMAIN_SIZE;
     }
 
     /**
@@ -246,6 +268,9 @@ public class ParquetMetadataCache
      */
     public void recordNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
+        if (!file.cacheable()) {
+            return;
+        }
         remember(new NoMatchKey(file, rowGroup, column, domain), Boolean.TRUE);
     }
 

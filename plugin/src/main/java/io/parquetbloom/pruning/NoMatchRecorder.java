@@ -7,13 +7,19 @@ import io.trino.spi.predicate.Domain;
 
 import java.util.List;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Watches the pages a reader returns and, for every row group read to its end in which no row of a constrained
- * column lies in that column's domain, tells the {@link ParquetMetadataCache}. The next query with the same
- * predicate skips that row group without I/O ({@link RowGroupPruner}): a bloom filter false positive costs its
+ * Watches the pages a reader returns and, for every row group whose rows were all seen and in which no row of a
+ * constrained column lies in that column's domain, tells the {@link ParquetMetadataCache}. The next query with the
+ * same predicate skips that row group without I/O ({@link RowGroupPruner}): a bloom filter false positive costs its
  * column chunks once, not on every repeated lookup.
+ * <p>
+ * A false fact would hide rows from every later query, so rows are attributed to the row group the reader says they
+ * come from (the file row number of each batch), never by counting, and a row group is recorded only when exactly
+ * its row count of rows came from it: a reader that skips rows (page indexes, a pushed-down predicate) or a source
+ * closed early records nothing for the row groups it did not finish.
  */
 public final class NoMatchRecorder
 {
@@ -31,46 +37,63 @@ public final class NoMatchRecorder
         }
     }
 
+    /**
+     * A row group the reader returns: its ordinal in the file, the file row number of its first row, its rows.
+     */
+    public record ReadRowGroup(int ordinal, long firstRow, long rowCount) {}
+
     private final ParquetMetadataCache cache;
     private final FileKey file;
-    private final List<Integer> ordinals;
-    private final long[] rowCounts;
+    private final List<ReadRowGroup> rowGroups;
     private final List<TrackedColumn> columns;
     private final PruningStats stats;
     private final boolean[] matched;
-    private int current;
+    private int current = -1;
     private long positionsSeen;
     private boolean disabled;
 
     /**
-     * @param ordinals the row groups the reader returns, in its order
-     * @param rowCounts their row counts
+     * @param rowGroups the row groups the reader returns, in its order
      */
-    public NoMatchRecorder(ParquetMetadataCache cache, FileKey file, List<Integer> ordinals, long[] rowCounts, List<TrackedColumn> columns, PruningStats stats)
+    public NoMatchRecorder(ParquetMetadataCache cache, FileKey file, List<ReadRowGroup> rowGroups, List<TrackedColumn> columns, PruningStats stats)
     {
         this.cache = requireNonNull(cache, "cache is null");
         this.file = requireNonNull(file, "file is null");
-        this.ordinals = List.copyOf(ordinals);
-        this.rowCounts = rowCounts.clone();
+        this.rowGroups = List.copyOf(rowGroups);
         this.columns = List.copyOf(columns);
         this.stats = requireNonNull(stats, "stats is null");
         this.matched = new boolean[columns.size()];
-        skipEmptyRowGroups();
+        checkArgument(!columns.isEmpty(), "no columns to track");
+        // row numbers must tell row groups apart; a footer without usable row offsets gets no facts recorded
+        for (int i = 1; i < this.rowGroups.size(); i++) {
+            ReadRowGroup previous = this.rowGroups.get(i - 1);
+            if (this.rowGroups.get(i).firstRow() < previous.firstRow() + previous.rowCount()) {
+                disabled = true;
+            }
+        }
     }
 
     /**
-     * Called with every page before it is handed on, while its blocks can still be loaded.
+     * Called with every page the reader returns, before anything selects positions of it.
+     *
+     * @param firstRow the file row number of the page's first row, as the reader reports it
      */
-    public void observe(SourcePage page)
+    public void observe(SourcePage page, long firstRow)
     {
-        if (disabled || current >= ordinals.size()) {
+        if (disabled || page.getPositionCount() == 0) {
             return;
         }
-        long remaining = rowCounts[current] - positionsSeen;
-        if (page.getPositionCount() > remaining) {
-            // the reader's pages do not cross row groups; if they ever did, we could not attribute rows: stop
+        int rowGroup = rowGroupOf(firstRow, page.getPositionCount());
+        if (rowGroup < 0) {
+            // rows we cannot place: stop, recording nothing more
             disabled = true;
             return;
+        }
+        if (rowGroup != current) {
+            finishCurrent();
+            current = rowGroup;
+            positionsSeen = 0;
+            java.util.Arrays.fill(matched, false);
         }
         for (int i = 0; i < columns.size(); i++) {
             if (!matched[i]) {
@@ -79,25 +102,45 @@ public final class NoMatchRecorder
             }
         }
         positionsSeen += page.getPositionCount();
-        if (positionsSeen == rowCounts[current]) {
-            for (int i = 0; i < columns.size(); i++) {
-                if (!matched[i]) {
-                    TrackedColumn column = columns.get(i);
-                    cache.recordNoMatch(file, ordinals.get(current), column.column(), column.domain());
-                    stats.addRecordedNoMatch();
-                }
-                matched[i] = false;
+    }
+
+    /**
+     * Called when the reader has returned its last page (not when the source is closed early).
+     */
+    public void finish()
+    {
+        if (!disabled) {
+            finishCurrent();
+        }
+        current = -1;
+    }
+
+    private void finishCurrent()
+    {
+        if (current < 0) {
+            return;
+        }
+        ReadRowGroup rowGroup = rowGroups.get(current);
+        if (positionsSeen != rowGroup.rowCount()) {
+            return;
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            if (!matched[i]) {
+                TrackedColumn column = columns.get(i);
+                cache.recordNoMatch(file, rowGroup.ordinal(), column.column(), column.domain());
+                stats.addRecordedNoMatch();
             }
-            current++;
-            positionsSeen = 0;
-            skipEmptyRowGroups();
         }
     }
 
-    private void skipEmptyRowGroups()
+    private int rowGroupOf(long firstRow, int positions)
     {
-        while (current < ordinals.size() && rowCounts[current] == 0) {
-            current++;
+        for (int i = Math.max(current, 0); i < rowGroups.size(); i++) {
+            ReadRowGroup rowGroup = rowGroups.get(i);
+            if (firstRow >= rowGroup.firstRow() && firstRow + positions <= rowGroup.firstRow() + rowGroup.rowCount()) {
+                return i;
+            }
         }
+        return -1;
     }
 }

@@ -1,11 +1,11 @@
 package io.parquetbloom.pruning;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.metrics.Metric;
 
 import java.util.Map;
 
-import static com.google.common.collect.ImmutableMap.toImmutableMap;
 
 /**
  * What pruning did for one reader: these counters become the page source's metrics, shown per table scan in
@@ -19,6 +19,8 @@ public final class PruningStats
     private long rowGroupsPrunedByNoMatchCache;
     private long rowGroupsRecordedNoMatch;
     private long bloomFiltersProbed;
+    private long bloomFilterVectorProbes;
+    private long statisticsUnusable;
     private long bloomFiltersUnusable;
     private long bloomFilterBytesRead;
     private long rowGroupsRead;
@@ -34,6 +36,8 @@ public final class PruningStats
         rowGroupsPrunedByNoMatchCache += other.rowGroupsPrunedByNoMatchCache;
         rowGroupsRecordedNoMatch += other.rowGroupsRecordedNoMatch;
         bloomFiltersProbed += other.bloomFiltersProbed;
+        bloomFilterVectorProbes += other.bloomFilterVectorProbes;
+        statisticsUnusable += other.statisticsUnusable;
         bloomFiltersUnusable += other.bloomFiltersUnusable;
         bloomFilterBytesRead += other.bloomFilterBytesRead;
         rowGroupsRead += other.rowGroupsRead;
@@ -69,9 +73,23 @@ public final class PruningStats
         rowGroupsRecordedNoMatch++;
     }
 
-    public void addBloomFilterProbed()
+    /**
+     * @param vector whether the Vector API kernel answered the probe
+     */
+    public void addBloomFilterProbed(boolean vector)
     {
         bloomFiltersProbed++;
+        if (vector) {
+            bloomFilterVectorProbes++;
+        }
+    }
+
+    /**
+     * Row group statistics that could not be read or used (the row group was kept).
+     */
+    public void addStatisticsUnusable()
+    {
+        statisticsUnusable++;
     }
 
     public void addBloomFilterUnusable()
@@ -99,6 +117,11 @@ public final class PruningStats
         return rowGroupsPrunedByBloomFilter;
     }
 
+    public long statisticsUnusable()
+    {
+        return statisticsUnusable;
+    }
+
     public long bloomFiltersUnusable()
     {
         return bloomFiltersUnusable;
@@ -111,17 +134,18 @@ public final class PruningStats
 
     public synchronized Map<String, Metric<?>> toMetrics()
     {
-        return Map.of(
-                        "rowGroupsTotal", rowGroupsTotal,
-                        "rowGroupsPrunedByStatistics", rowGroupsPrunedByStatistics,
-                        "rowGroupsPrunedByBloomFilter", rowGroupsPrunedByBloomFilter,
-                        "rowGroupsPrunedByNoMatchCache", rowGroupsPrunedByNoMatchCache,
-                        "rowGroupsRecordedNoMatch", rowGroupsRecordedNoMatch,
-                        "bloomFiltersProbed", bloomFiltersProbed,
-                        "bloomFiltersUnusable", bloomFiltersUnusable,
-                        "bloomFilterBytesRead", bloomFilterBytesRead,
-                        "rowGroupsRead", rowGroupsRead)
-                .entrySet().stream()
-                .collect(toImmutableMap(Map.Entry::getKey, entry -> new LongCount(entry.getValue())));
+        ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
+        metrics.put("rowGroupsTotal", new LongCount(rowGroupsTotal));
+        metrics.put("rowGroupsPrunedByStatistics", new LongCount(rowGroupsPrunedByStatistics));
+        metrics.put("rowGroupsPrunedByBloomFilter", new LongCount(rowGroupsPrunedByBloomFilter));
+        metrics.put("rowGroupsPrunedByNoMatchCache", new LongCount(rowGroupsPrunedByNoMatchCache));
+        metrics.put("rowGroupsRecordedNoMatch", new LongCount(rowGroupsRecordedNoMatch));
+        metrics.put("bloomFiltersProbed", new LongCount(bloomFiltersProbed));
+        metrics.put("bloomFilterVectorProbes", new LongCount(bloomFilterVectorProbes));
+        metrics.put("bloomFiltersUnusable", new LongCount(bloomFiltersUnusable));
+        metrics.put("bloomFilterBytesRead", new LongCount(bloomFilterBytesRead));
+        metrics.put("statisticsUnusable", new LongCount(statisticsUnusable));
+        metrics.put("rowGroupsRead", new LongCount(rowGroupsRead));
+        return metrics.buildOrThrow();
     }
 }

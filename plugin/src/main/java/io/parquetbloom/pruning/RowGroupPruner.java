@@ -1,6 +1,7 @@
 package io.parquetbloom.pruning;
 
 import com.google.common.collect.ImmutableList;
+import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.MetadataCacheStats;
@@ -23,6 +24,7 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -42,7 +44,9 @@ import static java.util.Objects.requireNonNull;
  * Decides which row groups of a file (within a byte range) may hold matching rows: first by min/max and null-count
  * statistics, then by the bloom filters of the surviving row groups, fetched together (or from the cache). A filter
  * that is missing, unreadable or untrusted keeps its row group; the engine still applies the predicate to the rows.
- * Used by the split manager (whole files, before splits exist) and by the page source (its split's row groups).
+ * Used by the split manager (whole files, before splits exist) and by the page source (its split's row groups), so
+ * both decide alike and both fail open alike: statistics that cannot be read, or filters that cannot be fetched,
+ * keep their row groups and are counted; only a footer that cannot be read at all is the caller's problem.
  */
 public final class RowGroupPruner
 {
@@ -88,10 +92,16 @@ public final class RowGroupPruner
             S3RequestStats requestStats,
             MetadataCacheStats cacheStats,
             PruningStats stats)
-            throws IOException
     {
         ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
-        List<BlockMetadata> blocks = file.blocks();
+        List<BlockMetadata> blocks;
+        try {
+            // parsed when the footer was read, so this does not fail here
+            blocks = file.blocks();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
 
         Map<String, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
@@ -106,6 +116,7 @@ public final class RowGroupPruner
         MessageType requestedSchema = new MessageType(fileSchema.getName(), List.copyOf(fields.values()));
         Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
         Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
+        Map<ColumnDescriptor, Domain> unsignedDomains = new HashMap<>();
         List<BloomColumnPredicate> bloomPredicates = new ArrayList<>();
         for (Map.Entry<String, org.apache.parquet.schema.Type> entry : fields.entrySet()) {
             ColumnDescriptor descriptor = descriptorsByPath.get(List.of(entry.getValue().getName()));
@@ -113,25 +124,36 @@ public final class RowGroupPruner
                 continue;
             }
             Domain domain = domains.get(entry.getKey());
-            parquetDomains.put(descriptor, domain);
+            // trino-parquet reads unsigned statistics as signed ("corrupted" when max > 2^31): we read them ourselves
+            if (UnsignedIntegers.unsignedWidth(descriptor.getPrimitiveType()).isPresent()) {
+                unsignedDomains.put(descriptor, domain);
+            }
+            else {
+                parquetDomains.put(descriptor, domain);
+            }
             if (options.bloomFilters()) {
                 memo.get(descriptor, domain, options.maxBloomValues()).ifPresent(bloomPredicates::add);
             }
         }
         Optional<TupleDomainParquetPredicate> statisticsPredicate = Optional.empty();
         if (options.statistics() && !parquetDomains.isEmpty()) {
-            statisticsPredicate = Optional.of(buildPredicate(requestedSchema, TupleDomain.withColumnDomains(parquetDomains), descriptorsByPath, DateTimeZone.UTC));
+            try {
+                statisticsPredicate = Optional.of(buildPredicate(requestedSchema, TupleDomain.withColumnDomains(parquetDomains), descriptorsByPath, DateTimeZone.UTC));
+            }
+            catch (RuntimeException e) {
+                // a predicate trino-parquet cannot turn into a statistics check prunes nothing by statistics
+                stats.addStatisticsUnusable();
+            }
         }
 
         FileKey fileKey = FileKey.of(file.object());
         List<Candidate> candidates = new ArrayList<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             BlockMetadata block = blocks.get(ordinal);
-            if (block.columns().isEmpty() || (ordinals.isPresent() && !ordinals.get().contains(ordinal))) {
+            if (ordinals.isPresent() && !ordinals.get().contains(ordinal)) {
                 continue;
             }
-            long start = block.columns().getFirst().getStartingPos();
-            if (start < splitStart || start >= splitStart + splitLength) {
+            if (!inSplit(block, file.object().size(), splitStart, splitLength)) {
                 continue;
             }
             stats.addRowGroups(1);
@@ -139,8 +161,17 @@ public final class RowGroupPruner
                 stats.addPrunedByStatistics();
                 continue;
             }
-            PrunedBlockMetadata pruned = PrunedBlockMetadata.createPrunedColumnsMetadata(block, id, descriptorsByPath);
-            if (statisticsPredicate.isPresent() && !statisticsMatch(statisticsPredicate.get(), pruned, descriptorsByPath, id)) {
+            Optional<PrunedBlockMetadata> pruned;
+            try {
+                pruned = Optional.of(PrunedBlockMetadata.createPrunedColumnsMetadata(block, id, descriptorsByPath));
+            }
+            catch (IOException | RuntimeException e) {
+                // the reader will report what is wrong with this row group, if anything; we do not prune it
+                stats.addStatisticsUnusable();
+                candidates.add(new Candidate(ordinal, Optional.empty()));
+                continue;
+            }
+            if (options.statistics() && !statisticsMatch(statisticsPredicate, unsignedDomains, pruned.get(), descriptorsByPath, id, stats)) {
                 stats.addPrunedByStatistics();
                 continue;
             }
@@ -157,7 +188,24 @@ public final class RowGroupPruner
         return candidates.stream().map(Candidate::ordinal).collect(ImmutableList.toImmutableList());
     }
 
-    private record Candidate(int ordinal, PrunedBlockMetadata pruned) {}
+    /**
+     * @param pruned the row group's chunks of the constrained columns, empty when they could not be read
+     */
+    private record Candidate(int ordinal, Optional<PrunedBlockMetadata> pruned) {}
+
+    /**
+     * Whether a row group belongs to the split that covers {@code [splitStart, splitStart + splitLength)}: the one
+     * holding its first byte. A row group whose recorded start lies outside the file (a writer's bad offset) belongs
+     * to the split starting at 0, so every row group is read by exactly one split.
+     */
+    private static boolean inSplit(BlockMetadata block, long fileSize, long splitStart, long splitLength)
+    {
+        long start = block.columns().isEmpty() ? 0 : block.columns().getFirst().getStartingPos();
+        if (start < 0 || start >= fileSize) {
+            start = 0;
+        }
+        return start >= splitStart && start - splitStart < splitLength;
+    }
 
     /**
      * Drops the row groups an earlier read found to hold no match (see {@link NoMatchRecorder}); no I/O.
@@ -201,7 +249,16 @@ public final class RowGroupPruner
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = Map.of();
         if (!wanted.isEmpty()) {
             long[] bytesRead = new long[1];
-            filters = cache.filters(file, wanted, requestStats, cacheStats, bytesRead);
+            try {
+                filters = cache.filters(file, wanted, requestStats, cacheStats, bytesRead);
+            }
+            catch (RuntimeException e) {
+                // filters we could not fetch (S3 trouble) prune nothing; reading the data reports a lasting problem
+                filters = new HashMap<>();
+                for (BloomFilterKey key : wanted) {
+                    filters.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
+                }
+            }
             stats.addBloomFilterBytesRead(bytesRead[0]);
         }
 
@@ -225,7 +282,7 @@ public final class RowGroupPruner
                 switch (result) {
                     case SplitBlockBloomFilterReader.Result.Unusable _ -> stats.addBloomFilterUnusable();
                     case SplitBlockBloomFilterReader.Result.Usable usable -> {
-                        stats.addBloomFilterProbed();
+                        stats.addBloomFilterProbed(usable.filter().probe().name().startsWith("vector"));
                         long[] hashes = predicate.hashes();
                         excluded = !usable.filter().mightContainAny(hashes, 0, hashes.length);
                     }
@@ -244,19 +301,27 @@ public final class RowGroupPruner
         return survivors;
     }
 
+    /**
+     * Whether the chunk's filter can answer the predicate: it records no NULLs, so a predicate that accepts NULL needs
+     * a chunk known to have none; and for integers narrower than their physical type (INT(8/16) on INT32) the value
+     * read is the stored value only when the statistics prove every stored value is in the annotation's range.
+     */
     private static boolean canUseFilter(Candidate candidate, BloomColumnPredicate predicate)
     {
-        if (!predicate.nullAllowed()) {
-            return true;
-        }
-        try {
-            ColumnChunkMetadata chunk = candidate.pruned().getColumnChunkMetaData(predicate.column());
-            Statistics<?> statistics = chunk.getStatistics();
-            return statistics != null && statistics.isNumNullsSet() && statistics.getNumNulls() == 0;
-        }
-        catch (ParquetCorruptionException e) {
+        if (candidate.pruned().isEmpty()) {
             return false;
         }
+        Statistics<?> statistics;
+        try {
+            statistics = candidate.pruned().get().getColumnChunkMetaData(predicate.column()).getStatistics();
+        }
+        catch (ParquetCorruptionException | RuntimeException e) {
+            return false;
+        }
+        if (predicate.nullAllowed() && (statistics == null || !statistics.isNumNullsSet() || statistics.getNumNulls() != 0)) {
+            return false;
+        }
+        return IntegerStatistics.storedValuesInReadRange(predicate.column().getPrimitiveType(), statistics);
     }
 
     private static BloomFilterKey key(Candidate candidate, BloomColumnPredicate predicate)
@@ -264,18 +329,45 @@ public final class RowGroupPruner
         return new BloomFilterKey(candidate.ordinal(), Arrays.asList(predicate.column().getPath()));
     }
 
-    private static boolean statisticsMatch(TupleDomainParquetPredicate predicate, PrunedBlockMetadata block, Map<List<String>, ColumnDescriptor> descriptorsByPath, ParquetDataSourceId id)
-            throws ParquetCorruptionException
+    /**
+     * Whether the row group's statistics allow a match; statistics that cannot be read or that contradict themselves
+     * allow one (and are counted).
+     */
+    private static boolean statisticsMatch(
+            Optional<TupleDomainParquetPredicate> predicate,
+            Map<ColumnDescriptor, Domain> unsignedDomains,
+            PrunedBlockMetadata block,
+            Map<List<String>, ColumnDescriptor> descriptorsByPath,
+            ParquetDataSourceId id,
+            PruningStats stats)
     {
-        Map<ColumnDescriptor, Statistics<?>> statistics = new HashMap<>();
-        Map<ColumnDescriptor, Long> valueCounts = new HashMap<>();
-        for (ColumnDescriptor descriptor : descriptorsByPath.values()) {
-            ColumnChunkMetadata chunk = block.getColumnChunkMetaData(descriptor);
-            if (chunk.getStatistics() != null) {
-                statistics.put(descriptor, chunk.getStatistics());
+        try {
+            for (Map.Entry<ColumnDescriptor, Domain> entry : unsignedDomains.entrySet()) {
+                ColumnChunkMetadata chunk = block.getColumnChunkMetaData(entry.getKey());
+                if (!IntegerStatistics.unsignedMayMatch(entry.getKey().getPrimitiveType(), chunk.getStatistics(), chunk.getValueCount(), entry.getValue())) {
+                    return false;
+                }
             }
-            valueCounts.put(descriptor, chunk.getValueCount());
+            if (predicate.isEmpty()) {
+                return true;
+            }
+            Map<ColumnDescriptor, Statistics<?>> statistics = new HashMap<>();
+            Map<ColumnDescriptor, Long> valueCounts = new HashMap<>();
+            for (ColumnDescriptor descriptor : descriptorsByPath.values()) {
+                if (unsignedDomains.containsKey(descriptor)) {
+                    continue;
+                }
+                ColumnChunkMetadata chunk = block.getColumnChunkMetaData(descriptor);
+                if (chunk.getStatistics() != null) {
+                    statistics.put(descriptor, chunk.getStatistics());
+                }
+                valueCounts.put(descriptor, chunk.getValueCount());
+            }
+            return predicate.get().getIndexLookupCandidates(valueCounts, statistics, id).isPresent();
         }
-        return predicate.getIndexLookupCandidates(valueCounts, statistics, id).isPresent();
+        catch (ParquetCorruptionException | RuntimeException e) {
+            stats.addStatisticsUnusable();
+            return true;
+        }
     }
 }

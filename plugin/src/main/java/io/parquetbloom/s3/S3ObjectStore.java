@@ -21,6 +21,7 @@ import java.util.function.Consumer;
 
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BUCKET_NOT_FOUND;
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_NOT_FOUND;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ACCESS_DENIED;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
@@ -103,30 +104,38 @@ public class S3ObjectStore
     }
 
     /**
-     * Reads {@code length} bytes at {@code position} with one ranged GET.
+     * Reads {@code length} bytes at {@code position} of the listed version of an object with one ranged GET. The GET
+     * carries {@code If-Match} with the listed ETag, so bytes of a rewritten object are never mixed with metadata
+     * planned from the old one: S3 answers 412 and the query fails with {@code PARQUET_BLOOM_OBJECT_CHANGED}.
      */
-    public byte[] read(S3Location location, long position, int length, S3RequestStats stats)
+    public byte[] read(S3ObjectInfo object, long position, int length, S3RequestStats stats)
     {
         if (length == 0) {
             return new byte[0];
         }
-        GetObjectRequest request = GetObjectRequest.builder()
+        S3Location location = object.location();
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
-                .range("bytes=%d-%d".formatted(position, position + length - 1))
-                .build();
+                .range("bytes=%d-%d".formatted(position, position + length - 1));
+        if (object.hasEtag()) {
+            request.ifMatch(quoted(object.etag()));
+        }
         byte[] bytes;
         try {
-            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request);
+            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request.build());
             bytes = response.asByteArrayUnsafe();
         }
         catch (SdkException e) {
             stats.recordGet(0);
+            if (e instanceof AwsServiceException service && service.statusCode() == 412) {
+                throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object %s changed while the query ran: it no longer has the ETag %s it was listed with; run the query again".formatted(location, object.etag()), e);
+            }
             throw translate("read", location, e);
         }
         stats.recordGet(bytes.length);
         if (bytes.length != length) {
-            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Short read of %s: asked for %d bytes at %d, got %d (object truncated or rewritten?)".formatted(location, length, position, bytes.length));
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Short read of %s: asked for %d bytes at %d, got %d (the object is shorter than its metadata says)".formatted(location, length, position, bytes.length));
         }
         return bytes;
     }
@@ -157,6 +166,11 @@ public class S3ObjectStore
             return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: S3 answered %d %s".formatted(action, location, status, code), e);
         }
         return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: %s".formatted(action, location, e.getMessage()), e);
+    }
+
+    private static String quoted(String etag)
+    {
+        return "\"" + etag + "\"";
     }
 
     private static String stripQuotes(String etag)

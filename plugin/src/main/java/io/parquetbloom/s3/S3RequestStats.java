@@ -11,7 +11,7 @@ public final class S3RequestStats
     private final AtomicLong getBytes = new AtomicLong();
     private final AtomicLong listRequests = new AtomicLong();
 
-    void recordGet(long bytes)
+    public void recordGet(long bytes)
     {
         getRequests.incrementAndGet();
         getBytes.addAndGet(bytes);

@@ -30,6 +30,21 @@ public final class SplitBlockBloomFilterReader
      */
     public static Result read(byte[] bytes, int offset, int length, OptionalInt declaredLength)
     {
+        return read(bytes, offset, length, declaredLength, false);
+    }
+
+    /**
+     * For a filter without {@code bloom_filter_length} that is directly followed by another filter or the footer:
+     * header plus bitset must fill the {@code length} bytes up to it exactly. A header whose {@code numBytes} was
+     * damaged to a smaller size would otherwise pass, and probing a prefix of the bitset gives false "absent" answers.
+     */
+    public static Result readFilling(byte[] bytes, int offset, int length)
+    {
+        return read(bytes, offset, length, OptionalInt.empty(), true);
+    }
+
+    private static Result read(byte[] bytes, int offset, int length, OptionalInt declaredLength, boolean mustFill)
+    {
         if (declaredLength.isPresent()) {
             int declared = declaredLength.getAsInt();
             if (declared <= 0) {
@@ -43,15 +58,18 @@ public final class SplitBlockBloomFilterReader
         return switch (parsed) {
             case BloomFilterHeader.ParseResult.Incomplete _ -> new Result.Unusable("truncated header: %d bytes available".formatted(length));
             case BloomFilterHeader.ParseResult.Invalid invalid -> new Result.Unusable(invalid.reason());
-            case BloomFilterHeader.ParseResult.Parsed(BloomFilterHeader header) -> fromHeader(bytes, offset, length, declaredLength, header);
+            case BloomFilterHeader.ParseResult.Parsed(BloomFilterHeader header) -> fromHeader(bytes, offset, length, declaredLength, mustFill, header);
         };
     }
 
-    private static Result fromHeader(byte[] bytes, int offset, int length, OptionalInt declaredLength, BloomFilterHeader header)
+    private static Result fromHeader(byte[] bytes, int offset, int length, OptionalInt declaredLength, boolean mustFill, BloomFilterHeader header)
     {
         long total = (long) header.headerLength() + header.numBytes();
         if (declaredLength.isPresent() && declaredLength.getAsInt() != total) {
             return new Result.Unusable("bloom_filter_length %d disagrees with header %d + bitset %d".formatted(declaredLength.getAsInt(), header.headerLength(), header.numBytes()));
+        }
+        if (mustFill && total != length) {
+            return new Result.Unusable("header %d + bitset %d does not fill the %d bytes up to the next filter or the footer".formatted(header.headerLength(), header.numBytes(), length));
         }
         if (total > length) {
             return new Result.Unusable("truncated bitset: header says %d bytes, %d available".formatted(header.numBytes(), length - header.headerLength()));

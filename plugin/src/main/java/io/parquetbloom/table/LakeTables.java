@@ -23,10 +23,12 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
 import static com.google.common.base.Throwables.throwIfUnchecked;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
+import static java.util.stream.Collectors.joining;
 
 /**
  * The lake's layout: schemas are the first-level prefixes under the root location, tables the second-level ones,
@@ -152,14 +154,22 @@ public class LakeTables
         return Optional.of(new LakeTable(name, prefix, files, partitionColumns));
     }
 
+    /**
+     * The folder whose name equals {@code name} without regard to case. Two such folders ({@code Events/} and
+     * {@code events/}) are one Trino name for two sets of files: reading either alone would silently drop the other's
+     * rows, so it is an error naming both.
+     */
     private Optional<S3Location> findFolder(S3Location parent, String name, S3RequestStats stats)
     {
-        for (String child : store.listChildPrefixes(parent, stats)) {
-            if (!isHidden(child) && child.equalsIgnoreCase(name)) {
-                return Optional.of(parent.child(child).asPrefix());
-            }
+        List<String> matches = store.listChildPrefixes(parent, stats).stream()
+                .filter(child -> !isHidden(child) && child.equalsIgnoreCase(name))
+                .toList();
+        if (matches.size() > 1) {
+            throw new TrinoException(PARQUET_BLOOM_AMBIGUOUS_LOCATION, "Name '%s' matches folders that differ only in case: %s; rename or remove all but one".formatted(
+                    name.toLowerCase(Locale.ROOT),
+                    matches.stream().map(child -> parent.child(child).asPrefix().toString()).collect(joining(", "))));
         }
-        return Optional.empty();
+        return matches.stream().findFirst().map(child -> parent.child(child).asPrefix());
     }
 
     private static List<String> visibleLowerCase(List<String> names)

@@ -1,5 +1,6 @@
 package io.parquetbloom.table;
 
+import io.parquetbloom.hash.UnsignedIntegers;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.MapType;
@@ -38,8 +39,8 @@ import static org.apache.parquet.schema.Type.Repetition.REPEATED;
 
 /**
  * The Trino type of a Parquet column, from its physical type and logical annotation. INT64 timestamps adjusted to
- * UTC become {@code timestamp(p) with time zone}; others {@code timestamp(p)} with p from the unit. Columns with no
- * readable mapping are left out of the table.
+ * UTC become {@code timestamp(p) with time zone}; others {@code timestamp(p)} with p from the unit. Unsigned integers
+ * map one size up ({@link UnsignedIntegers}). Columns with no readable mapping are left out of the table.
  */
 public final class ParquetTypeMapping
 {
@@ -53,10 +54,39 @@ public final class ParquetTypeMapping
     public Optional<Type> toTrinoType(org.apache.parquet.schema.Type parquetType)
     {
         if (parquetType.isPrimitive()) {
-            Optional<Type> type = primitive(parquetType.asPrimitiveType());
-            // a repeated primitive without a LIST wrapper is a list of that primitive
+            if (parquetType.isRepetition(REPEATED)) {
+                // a repeated primitive without a LIST wrapper is a list of that primitive
+                return nestedPrimitive(parquetType.asPrimitiveType()).map(ArrayType::new);
+            }
+            return primitive(parquetType.asPrimitiveType());
+        }
+        return group(parquetType);
+    }
+
+    private Optional<Type> nested(org.apache.parquet.schema.Type parquetType)
+    {
+        if (parquetType.isPrimitive()) {
+            Optional<Type> type = nestedPrimitive(parquetType.asPrimitiveType());
             return parquetType.isRepetition(REPEATED) ? type.map(ArrayType::new) : type;
         }
+        return group(parquetType);
+    }
+
+    /**
+     * Unsigned 32- and 64-bit integers are converted to their unsigned value by the connector only for top-level
+     * columns; inside a list, map or row the reader would return the stored bits as signed, so such fields are left
+     * out rather than read wrong.
+     */
+    private static Optional<Type> nestedPrimitive(PrimitiveType type)
+    {
+        if (UnsignedIntegers.unsignedWidth(type).orElse(0) >= 32) {
+            return Optional.empty();
+        }
+        return primitive(type);
+    }
+
+    private Optional<Type> group(org.apache.parquet.schema.Type parquetType)
+    {
         GroupType group = parquetType.asGroupType();
         LogicalTypeAnnotation annotation = group.getLogicalTypeAnnotation();
         Optional<Type> type;
@@ -83,10 +113,10 @@ public final class ParquetTypeMapping
                 && repeated.asGroupType().getFieldCount() == 1
                 && !repeated.getName().equals("array")
                 && !repeated.getName().equals(list.getName() + "_tuple")) {
-            return toTrinoType(repeated.asGroupType().getType(0)).map(ArrayType::new);
+            return nested(repeated.asGroupType().getType(0)).map(ArrayType::new);
         }
         if (repeated.isPrimitive()) {
-            return primitive(repeated.asPrimitiveType()).map(ArrayType::new);
+            return nestedPrimitive(repeated.asPrimitiveType()).map(ArrayType::new);
         }
         return row(repeated.asGroupType()).map(ArrayType::new);
     }
@@ -97,8 +127,8 @@ public final class ParquetTypeMapping
             return Optional.empty();
         }
         GroupType keyValue = map.getType(0).asGroupType();
-        Optional<Type> key = toTrinoType(keyValue.getType(0));
-        Optional<Type> value = toTrinoType(keyValue.getType(1));
+        Optional<Type> key = nested(keyValue.getType(0));
+        Optional<Type> value = nested(keyValue.getType(1));
         if (key.isEmpty() || value.isEmpty()) {
             return Optional.empty();
         }
@@ -109,7 +139,7 @@ public final class ParquetTypeMapping
     {
         List<RowType.Field> fields = new ArrayList<>();
         for (org.apache.parquet.schema.Type field : group.getFields()) {
-            Optional<Type> type = toTrinoType(field);
+            Optional<Type> type = nested(field);
             type.ifPresent(value -> fields.add(RowType.field(field.getName().toLowerCase(Locale.ROOT), value)));
         }
         return fields.isEmpty() ? Optional.empty() : Optional.of(RowType.from(fields));

@@ -180,8 +180,19 @@ final class TestSplitBlockBloomFilterProperties
         for (int trial = 0; trial < 200_000; trial++) {
             byte[] bytes = new byte[random.nextInt(0, 80)];
             random.nextBytes(bytes);
-            SplitBlockBloomFilterReader.Result result = SplitBlockBloomFilterReader.read(bytes, 0, bytes.length, random.nextBoolean() ? OptionalInt.empty() : OptionalInt.of(random.nextInt(-5, 100)));
-            assertThat(result).isNotNull();
+            OptionalInt declared = random.nextBoolean() ? OptionalInt.empty() : OptionalInt.of(random.nextInt(-5, 100));
+            SplitBlockBloomFilterReader.Result result = SplitBlockBloomFilterReader.read(bytes, 0, bytes.length, declared);
+            switch (result) {
+                case SplitBlockBloomFilterReader.Result.Unusable unusable -> assertThat(unusable.reason()).isNotBlank();
+                case SplitBlockBloomFilterReader.Result.Usable usable -> {
+                    // whatever garbage passes must describe a filter that lies within the bytes it was given
+                    assertThat(usable.filter().sizeInBytes()).isPositive().isEqualTo(usable.filter().numBlocks() * 32);
+                    assertThat(usable.totalLength()).isLessThanOrEqualTo(bytes.length).isGreaterThan(usable.filter().sizeInBytes());
+                    if (declared.isPresent()) {
+                        assertThat(usable.totalLength()).isEqualTo(declared.getAsInt());
+                    }
+                }
+            }
         }
 
         // mutations of real filters: whatever survives parsing must still contain every inserted value
@@ -202,8 +213,11 @@ final class TestSplitBlockBloomFilterProperties
                 bytes[position] = (byte) random.nextInt(256);
             }
             int available = random.nextInt(5) == 0 ? random.nextInt(bytes.length + 1) : bytes.length;
-            // the reader always knows a filter's extent: bloom_filter_length, or the distance to the next structure
-            SplitBlockBloomFilterReader.Result result = SplitBlockBloomFilterReader.read(bytes, 0, available, OptionalInt.of(bytes.length));
+            // the reader always knows a filter's extent: bloom_filter_length, or, without it, the distance to the next
+            // filter or the footer, which header and bitset must fill exactly
+            SplitBlockBloomFilterReader.Result result = random.nextBoolean()
+                    ? SplitBlockBloomFilterReader.read(bytes, 0, available, OptionalInt.of(bytes.length))
+                    : SplitBlockBloomFilterReader.readFilling(bytes, 0, available);
             if (result instanceof SplitBlockBloomFilterReader.Result.Usable usable) {
                 assertThat(usable.totalLength()).isEqualTo(bytes.length);
                 if (!bitsetMutated) {
@@ -231,6 +245,17 @@ final class TestSplitBlockBloomFilterProperties
         assertUnusable(valid, 5, OptionalInt.empty(), "truncated header");
         assertUnusable(valid, valid.length, OptionalInt.of(valid.length + 1), "exceeds");
         assertUnusable(valid, valid.length, OptionalInt.of(valid.length - 32), "disagrees");
+
+        // no bloom_filter_length: a header damaged from 256 to 128 bytes is only caught when the extent must be filled
+        byte[] shrunk = new SplitBlockBloomFilterBuilder(256).build().serialize();
+        byte[] smallerHeader = BloomFilterHeader.serialize(128);
+        assertThat(smallerHeader.length).isEqualTo(shrunk.length - 256);
+        System.arraycopy(smallerHeader, 0, shrunk, 0, smallerHeader.length);
+        assertThat(SplitBlockBloomFilterReader.read(shrunk, 0, shrunk.length, OptionalInt.empty())).isInstanceOf(SplitBlockBloomFilterReader.Result.Usable.class);
+        SplitBlockBloomFilterReader.Result filling = SplitBlockBloomFilterReader.readFilling(shrunk, 0, shrunk.length);
+        assertThat(filling).isInstanceOf(SplitBlockBloomFilterReader.Result.Unusable.class);
+        assertThat(((SplitBlockBloomFilterReader.Result.Unusable) filling).reason()).contains("does not fill");
+        assertThat(SplitBlockBloomFilterReader.readFilling(valid, 0, valid.length)).isInstanceOf(SplitBlockBloomFilterReader.Result.Usable.class);
 
         // numBytes 40 (not a multiple of 32), 0, negative, 256 MiB
         for (int numBytes : new int[] {40, 0, -32, 256 * 1024 * 1024}) {

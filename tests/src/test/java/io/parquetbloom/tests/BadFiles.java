@@ -90,6 +90,21 @@ final class BadFiles
         return result;
     }
 
+    /**
+     * The column's statistics in every row group say min > max (as a writer bug or a signed/unsigned mix-up does).
+     */
+    static byte[] statisticsMinAboveMax(byte[] file, String column)
+    {
+        return rewriteFooter(file, footer -> forColumn(footer, column, chunk -> {
+            org.apache.parquet.format.Statistics statistics = chunk.getMeta_data().getStatistics();
+            java.nio.ByteBuffer min = statistics.bufferForMin_value();
+            statistics.setMin_value(statistics.bufferForMax_value());
+            statistics.setMax_value(min);
+            statistics.unsetMin();
+            statistics.unsetMax();
+        }));
+    }
+
     static byte[] corruptFooter(byte[] file)
     {
         byte[] result = file.clone();

@@ -20,12 +20,18 @@ public final class ParquetBloomQueryRunner
     public static DistributedQueryRunner create(String endpoint, String accessKey, String secretKey, String location)
             throws Exception
     {
+        return create(endpoint, accessKey, secretKey, location, 1);
+    }
+
+    public static DistributedQueryRunner create(String endpoint, String accessKey, String secretKey, String location, int workers)
+            throws Exception
+    {
         Session session = testSessionBuilder()
                 .setCatalog("lake")
                 .setSchema("telemetry")
                 .build();
         DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
-                .setWorkerCount(1)
+                .setWorkerCount(workers)
                 .addExtraProperty("node-scheduler.include-coordinator", "false")
                 .build();
         try {
@@ -39,9 +45,30 @@ public final class ParquetBloomQueryRunner
         }
     }
 
+    /**
+     * The session with every pruning path off in the given catalogs (bloom filters, statistics, no-match cache): the
+     * connector then reads every row group, the baseline pruning must never differ from.
+     */
+    public static Session allPruningOff(Session session, String... catalogs)
+    {
+        Session.SessionBuilder builder = Session.builder(session);
+        for (String catalog : catalogs) {
+            builder.setCatalogSessionProperty(catalog, "bloom_filter_enabled", "false")
+                    .setCatalogSessionProperty(catalog, "statistics_pruning_enabled", "false")
+                    .setCatalogSessionProperty(catalog, "no_match_cache_enabled", "false");
+        }
+        return builder.build();
+    }
+
     public static Map<String, String> catalogProperties(String endpoint, String accessKey, String secretKey, String location)
     {
+        return catalogProperties(endpoint, accessKey, secretKey, location, Map.of());
+    }
+
+    public static Map<String, String> catalogProperties(String endpoint, String accessKey, String secretKey, String location, Map<String, String> extra)
+    {
         return ImmutableMap.<String, String>builder()
+                .putAll(extra)
                 .put("location", location)
                 .put("s3.endpoint", endpoint)
                 .put("s3.region", "us-east-1")

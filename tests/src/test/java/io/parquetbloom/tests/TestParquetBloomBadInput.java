@@ -1,5 +1,6 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.connector.ParquetBloomErrorCode;
 import io.parquetbloom.demo.S3ProxyProcess;
 
 import io.trino.Session;
@@ -13,8 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static io.parquetbloom.tests.TestingLake.tableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,6 +52,10 @@ final class TestParquetBloomBadInput
             TestingLake.upload(client, BadFiles.truncated(good), tableKey("bad", "truncated", "part-00000.parquet"));
             TestingLake.upload(client, BadFiles.bloomOffsetPastEnd(good, "device_id"), tableKey("bad", "bloom_offset_past_end", "part-00000.parquet"));
             TestingLake.upload(client, BadFiles.unknownAlgorithm(good, "device_id"), tableKey("bad", "unknown_algorithm", "part-00000.parquet"));
+            TestingLake.upload(client, BadFiles.statisticsMinAboveMax(good, "seq"), tableKey("bad", "corrupt_statistics", "part-00000.parquet"));
+            // two folders that are one Trino name
+            TestingLake.upload(client, good, tableKey("bad", "Collide", "part-00000.parquet"));
+            TestingLake.upload(client, good, tableKey("bad", "collide", "part-00000.parquet"));
 
             TestingLake.upload(client, good, tableKey("bad", "schema_conflict", "part-00000.parquet"));
             TestingLake.upload(client, conflictingFile(work), tableKey("bad", "schema_conflict", "part-00001.parquet"));
@@ -167,19 +176,69 @@ final class TestParquetBloomBadInput
     }
 
     @Test
-    void malformedParquetTestingFilesNeverCrashTheWorker()
+    void malformedParquetTestingFilesGiveTheirExactError()
     {
-        assertThat(badDataTables).isNotEmpty();
+        // what each of parquet-testing's bad_data files must give: its rows (empty), or exactly this error
+        Map<String, Optional<ExpectedError>> expected = Map.of(
+                // a column chunk whose path is not in the schema
+                "arrow_gh_41317", Optional.of(new ExpectedError(PARQUET_BLOOM_BAD_DATA, "has a corrupt footer: org.apache.parquet.io.InvalidRecordException: timestampwus_no_tz not found in message schema")),
+                "arrow_gh_43605", Optional.empty(),
+                "arrow_gh_45185", Optional.empty(),
+                // a column chunk whose sizes point past the end of the file
+                "arrow_rs_gh_6229_dictheader", Optional.of(new ExpectedError(PARQUET_BLOOM_BAD_DATA, "Short read of s3://lake/warehouse/bad_data/arrow_rs_gh_6229_dictheader/data.parquet: asked for 2589 bytes at 4, got 529 (the object is shorter than its metadata says)")),
+                // levels that do not match the values: fails while the engine loads the block, still naming the file
+                "arrow_rs_gh_6229_levels", Optional.of(new ExpectedError(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file s3://lake/warehouse/bad_data/arrow_rs_gh_6229_levels/data.parquet: java.lang.IndexOutOfBoundsException")),
+                // a ColumnMetaData without its required type
+                "parquet_1481", Optional.of(new ExpectedError(PARQUET_BLOOM_BAD_DATA, "has a corrupt footer: java.io.IOException: can not read class org.apache.parquet.format.FileMetaData: Required field 'type' was not present!")));
+        assertThat(badDataTables).containsExactlyInAnyOrderElementsOf(expected.keySet());
         for (String table : badDataTables) {
-            try {
-                computeActual("SELECT * FROM lake.bad_data." + table);
+            String sql = "SELECT * FROM lake.bad_data." + table;
+            Optional<ExpectedError> error = expected.get(table);
+            if (error.isEmpty()) {
+                // readable: the same rows with every pruning path off
+                assertThat(computeActual(sql).getMaterializedRows()).as(table)
+                        .containsExactlyInAnyOrderElementsOf(computeActual(noPruning(), sql).getMaterializedRows());
+                continue;
             }
-            catch (RuntimeException e) {
-                // a failure must name what failed
-                assertThat(stackTrace(e)).as(table).containsAnyOf("s3://lake/warehouse/bad_data/" + table, "Parquet");
-            }
+            assertThat(query(sql)).as(table)
+                    .failure()
+                    .hasErrorCode(error.get().code())
+                    .hasMessageContaining("s3://lake/warehouse/bad_data/%s/data.parquet".formatted(table))
+                    .hasMessageContaining(error.get().message());
         }
         assertThat(computeScalar("SELECT count(*) FROM lake.telemetry.no_filters")).isEqualTo(2L * TestingLake.ROWS_PER_ROW_GROUP);
+    }
+
+    @Test
+    void corruptStatisticsKeepTheirRowGroupsOnCoordinatorAndWorker()
+    {
+        // min above max for seq: unusable statistics, kept and counted on the coordinator, and the worker, which
+        // prunes the unpruned split again, keeps them too instead of failing the query
+        for (TelemetryRow target : List.of(sample.get(10), sample.get(3_000))) {
+            long expected = sample.stream().filter(row -> row.seq() == target.seq()).count();
+            DistributedQueryRunner runner = getDistributedQueryRunner();
+            var result = runner.executeWithPlan(getSession(), "SELECT count(*) FROM lake.bad.corrupt_statistics WHERE seq = %d".formatted(target.seq()));
+            assertThat(result.result().getOnlyValue()).isEqualTo(expected);
+            QueryMetrics metrics = QueryMetrics.of(runner, result.queryId());
+            assertThat(metrics.get("planningStatisticsUnusable")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void foldersDifferingOnlyInCaseAreAnError()
+    {
+        assertThat(query("SELECT count(*) FROM lake.bad.collide"))
+                .failure()
+                .hasMessageContaining("Name 'collide' matches folders that differ only in case")
+                .hasMessageContaining("s3://lake/warehouse/bad/Collide/")
+                .hasMessageContaining("s3://lake/warehouse/bad/collide/");
+    }
+
+    private record ExpectedError(ParquetBloomErrorCode code, String message) {}
+
+    private Session noPruning()
+    {
+        return ParquetBloomQueryRunner.allPruningOff(getSession(), "lake");
     }
 
     @Test
@@ -189,13 +248,9 @@ final class TestParquetBloomBadInput
             String column = (String) computeActual("SHOW COLUMNS FROM lake.external." + table).getMaterializedRows().getFirst().getField(0);
             List<Object> values = computeActual("SELECT DISTINCT %s FROM lake.external.%s WHERE %s IS NOT NULL".formatted(column, table, column)).getOnlyColumnAsSet().stream().toList();
             assertThat(values).isNotEmpty();
-            Session noPruning = Session.builder(getSession())
-                    .setCatalogSessionProperty("lake", "bloom_filter_enabled", "false")
-                    .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
-                    .build();
             for (Object value : values) {
                 String sql = "SELECT count(*) FROM lake.external.%s WHERE %s = '%s'".formatted(table, column, value.toString().replace("'", "''"));
-                assertThat(computeScalar(sql)).as(sql).isEqualTo(computeScalar(noPruning, sql)).isNotEqualTo(0L);
+                assertThat(computeScalar(sql)).as(sql).isEqualTo(computeScalar(noPruning(), sql)).isNotEqualTo(0L);
             }
             Session bloomOnly = Session.builder(getSession())
                     .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")

@@ -452,11 +452,7 @@ final class TestParquetBloomConnector
 
     private Session noPruning()
     {
-        return Session.builder(getSession())
-                .setCatalogSessionProperty("lake", "bloom_filter_enabled", "false")
-                .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
-                .setCatalogSessionProperty("lake", "no_match_cache_enabled", "false")
-                .build();
+        return ParquetBloomQueryRunner.allPruningOff(getSession(), "lake");
     }
 
     private List<TelemetryRow> oracle(Predicate<TelemetryRow> predicate)

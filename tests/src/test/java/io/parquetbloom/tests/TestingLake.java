@@ -275,7 +275,7 @@ public final class TestingLake
         return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array();
     }
 
-    static byte[] signExtend(BigInteger value, int length)
+    public static byte[] signExtend(BigInteger value, int length)
     {
         byte[] minimal = value.toByteArray();
         byte[] result = new byte[length];

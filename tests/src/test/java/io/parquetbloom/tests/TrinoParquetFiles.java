@@ -1,7 +1,6 @@
 package io.parquetbloom.tests;
 
 import com.google.common.collect.ImmutableList;
-import io.airlift.slice.Slice;
 import io.trino.parquet.writer.ParquetSchemaConverter;
 import io.trino.parquet.writer.ParquetWriter;
 import io.trino.parquet.writer.ParquetWriterOptions;
@@ -26,21 +25,24 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.TypeUtils.writeNativeValue;
 
 /**
  * Writes Parquet with Trino 483's own {@link ParquetWriter}, bloom filters on every column it supports.
  */
-final class TrinoParquetFiles
+public final class TrinoParquetFiles
 {
-    interface Values
+    public interface Values
     {
+        /**
+         * The value in Trino's native representation (Long, Double, Boolean, Slice, ...), or null.
+         */
         Object get(int column, int row);
     }
 
     private TrinoParquetFiles() {}
 
-    static byte[] write(List<Type> types, List<String> names, int rowsPerRowGroup, int rows, Values values)
+    public static byte[] write(List<Type> types, List<String> names, int rowsPerRowGroup, int rows, Values values)
     {
         // Hive's schema converter has no UUID; Iceberg writes it as FIXED_LEN_BYTE_ARRAY(16) UUID, as here
         List<Type> plainTypes = new ArrayList<>();
@@ -86,16 +88,7 @@ final class TrinoParquetFiles
                     Type type = types.get(column);
                     BlockBuilder builder = type.createBlockBuilder(null, end - start);
                     for (int row = start; row < end; row++) {
-                        Object value = values.get(column, row);
-                        if (type == DOUBLE) {
-                            type.writeDouble(builder, (double) value);
-                        }
-                        else if (value instanceof Slice slice) {
-                            type.writeSlice(builder, slice);
-                        }
-                        else {
-                            type.writeLong(builder, (long) value);
-                        }
+                        writeNativeValue(type, builder, values.get(column, row));
                     }
                     blocks[column] = builder.build();
                 }

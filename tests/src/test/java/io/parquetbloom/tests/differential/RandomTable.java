@@ -1,0 +1,317 @@
+package io.parquetbloom.tests.differential;
+
+import io.parquetbloom.tests.TrinoParquetFiles;
+import io.trino.spi.type.Type;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+
+/**
+ * A random table for the differential test: an {@code id} column plus a few columns of random type pairings, names
+ * in mixed case, NULL patterns from none to all, value pools from 2 distinct values to all distinct, 1-64 row groups
+ * over 1-3 files written by parquet-java (filters sized well or badly, dictionary or not, footers with null counts,
+ * statistics or {@code bloom_filter_length} removed) or by Trino's own {@code ParquetWriter}.
+ */
+public final class RandomTable
+{
+    public enum Writer
+    {
+        PARQUET_JAVA, TRINO
+    }
+
+    /**
+     * @param fileName the column's name in the files (mixed case); Trino names it in lower case
+     * @param nullRate share of NULLs (1.0: all NULL)
+     * @param pool the distinct values drawn from
+     */
+    public record Column(String fileName, ColumnKind kind, double nullRate, List<Object> pool)
+    {
+        public String sqlName()
+        {
+            return fileName.toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final String name;
+    private final Writer writer;
+    private final List<Column> columns;
+    private final List<Object[]> rows;
+    private final int rowsPerRowGroup;
+    private final int files;
+    private final boolean bigPayload;
+
+    private RandomTable(String name, Writer writer, List<Column> columns, List<Object[]> rows, int rowsPerRowGroup, int files, boolean bigPayload)
+    {
+        this.name = name;
+        this.writer = writer;
+        this.columns = columns;
+        this.rows = rows;
+        this.rowsPerRowGroup = rowsPerRowGroup;
+        this.files = files;
+        this.bigPayload = bigPayload;
+    }
+
+    public static RandomTable generate(String name, SplittableRandom random, boolean big)
+    {
+        Writer writer = !big && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
+        List<ColumnKind> kinds = writer == Writer.TRINO ? ColumnKind.trinoWritable() : Arrays.asList(ColumnKind.values());
+        int columnCount = random.nextInt(3, 8);
+        List<Column> columns = new ArrayList<>();
+        for (int i = 0; i < columnCount; i++) {
+            ColumnKind kind = kinds.get(random.nextInt(kinds.size()));
+            String fileName = mixedCase("c%d_%s".formatted(i, kind.name().toLowerCase(Locale.ROOT).replace("_", "")), random);
+            double nullRate = switch (random.nextInt(6)) {
+                case 0 -> 0.1;
+                case 1 -> 0.5;
+                case 2 -> random.nextInt(4) == 0 ? 1.0 : 0.02;
+                default -> 0;
+            };
+            int poolSize = switch (random.nextInt(4)) {
+                case 0 -> 2;
+                case 1 -> 30;
+                case 2 -> 500;
+                default -> 100_000;
+            };
+            columns.add(new Column(fileName, kind, nullRate, pool(kind, poolSize, random)));
+        }
+        if (big) {
+            // incompressible values make files larger than the 1 MB splits of catalog lake_small_splits
+            columns.add(new Column("Payload", ColumnKind.BINARY, 0, List.of()));
+        }
+
+        int rowGroups = switch (random.nextInt(10)) {
+            case 0 -> random.nextInt(25, 65);
+            case 1, 2, 3 -> random.nextInt(9, 25);
+            default -> random.nextInt(1, 9);
+        };
+        int rowsPerRowGroup = big ? 1_000 : random.nextInt(20, 200);
+        if (big) {
+            rowGroups = 12;
+        }
+        // the big table is one file: larger than a split of lake_small_splits, so row groups fall on split boundaries
+        int files = big ? 1 : Math.min(rowGroups, random.nextInt(1, 4));
+        List<Object[]> rows = new ArrayList<>();
+        for (int id = 0; id < rowGroups * rowsPerRowGroup; id++) {
+            Object[] row = new Object[columns.size() + 1];
+            row[0] = (long) id;
+            for (int i = 0; i < columns.size(); i++) {
+                Column column = columns.get(i);
+                if (column.pool().isEmpty()) {
+                    byte[] payload = new byte[180];
+                    random.nextBytes(payload);
+                    row[i + 1] = payload;
+                }
+                else if (column.nullRate() > 0 && random.nextDouble() < column.nullRate()) {
+                    row[i + 1] = null;
+                }
+                else {
+                    row[i + 1] = column.pool().get(random.nextInt(column.pool().size()));
+                }
+            }
+            rows.add(row);
+        }
+        return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big);
+    }
+
+    private static List<Object> pool(ColumnKind kind, int size, SplittableRandom random)
+    {
+        Map<Object, Object> values = new LinkedHashMap<>();
+        for (int attempt = 0; attempt < size * 3 && values.size() < size; attempt++) {
+            Object value = kind.random(random);
+            values.putIfAbsent(kind.identity(value), value);
+        }
+        return List.copyOf(values.values());
+    }
+
+    private static String mixedCase(String name, SplittableRandom random)
+    {
+        if (random.nextInt(3) != 0) {
+            return name;
+        }
+        StringBuilder mixed = new StringBuilder();
+        for (char c : name.toCharArray()) {
+            mixed.append(random.nextBoolean() ? Character.toUpperCase(c) : c);
+        }
+        return mixed.toString();
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public Writer writer()
+    {
+        return writer;
+    }
+
+    public List<Column> columns()
+    {
+        return columns;
+    }
+
+    /**
+     * Rows as {@code [id, column values...]}.
+     */
+    public List<Object[]> rows()
+    {
+        return rows;
+    }
+
+    public boolean big()
+    {
+        return bigPayload;
+    }
+
+    public int rowGroups()
+    {
+        return rows.size() / rowsPerRowGroup;
+    }
+
+    /**
+     * The table's files, as bytes, in order; each holds whole row groups.
+     */
+    public List<byte[]> write(Path work, SplittableRandom random)
+    {
+        int rowGroups = rowGroups();
+        List<byte[]> result = new ArrayList<>();
+        int firstRowGroup = 0;
+        for (int file = 0; file < files; file++) {
+            int count = file == files - 1 ? rowGroups - firstRowGroup : Math.max(1, (rowGroups - firstRowGroup) / (files - file));
+            List<Object[]> fileRows = rows.subList(firstRowGroup * rowsPerRowGroup, (firstRowGroup + count) * rowsPerRowGroup);
+            firstRowGroup += count;
+            byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + "-" + file + ".parquet"), fileRows, random);
+            result.add(bytes);
+        }
+        return result;
+    }
+
+    private byte[] writeParquetJava(Path file, List<Object[]> fileRows, SplittableRandom random)
+    {
+        StringBuilder schemaText = new StringBuilder("message t { required int64 id;\n");
+        for (Column column : columns) {
+            schemaText.append(column.kind().parquetField(column.nullRate() > 0 ? "optional" : "required", column.fileName())).append('\n');
+        }
+        MessageType schema = MessageTypeParser.parseMessageType(schemaText.append('}').toString());
+        try {
+            Files.deleteIfExists(file);
+            ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
+                    .withType(schema)
+                    .withConf(new Configuration(false))
+                    .withRowGroupRowCountLimit(rowsPerRowGroup)
+                    .withRowGroupSize(256L * 1024 * 1024)
+                    .withPageRowCountLimit(random.nextBoolean() ? 20 : 20_000)
+                    .withDictionaryEncoding(random.nextInt(3) == 0);
+            for (Column column : columns) {
+                if (column.kind().hasBloomFilters() && random.nextInt(5) != 0) {
+                    // from badly undersized (many false positives) to generous
+                    long ndv = switch (random.nextInt(3)) {
+                        case 0 -> Math.max(1, rowsPerRowGroup / 20);
+                        case 1 -> rowsPerRowGroup;
+                        default -> rowsPerRowGroup * 10L;
+                    };
+                    builder.withBloomFilterEnabled(column.fileName(), true)
+                            .withBloomFilterNDV(column.fileName(), ndv)
+                            .withBloomFilterFPP(column.fileName(), new double[] {0.01, 0.1, 0.4}[random.nextInt(3)]);
+                }
+            }
+            SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+            try (ParquetWriter<Group> parquetWriter = builder.build()) {
+                for (Object[] row : fileRows) {
+                    Group group = groups.newGroup().append("id", (long) (Long) row[0]);
+                    for (int i = 0; i < columns.size(); i++) {
+                        if (row[i + 1] != null) {
+                            columns.get(i).kind().append(group, columns.get(i).fileName(), row[i + 1]);
+                        }
+                    }
+                    parquetWriter.write(group);
+                }
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            return random.nextInt(3) == 0 ? damageFooter(bytes, random) : bytes;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Rewrites the footer the way other writers leave it: chunks without a null count, without statistics, or
+     * filters without {@code bloom_filter_length}. Data and filter offsets stay valid: the footer is last.
+     */
+    static byte[] damageFooter(byte[] file, SplittableRandom random)
+            throws IOException
+    {
+        int footerLength = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int footerStart = file.length - 8 - footerLength;
+        FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(file, footerStart, footerLength));
+        boolean dropLengths = random.nextBoolean();
+        for (RowGroup rowGroup : footer.getRow_groups()) {
+            for (ColumnChunk chunk : rowGroup.getColumns()) {
+                if (dropLengths) {
+                    chunk.getMeta_data().unsetBloom_filter_length();
+                }
+                if (chunk.getMeta_data().isSetStatistics()) {
+                    int choice = random.nextInt(4);
+                    if (choice == 0) {
+                        chunk.getMeta_data().getStatistics().unsetNull_count();
+                    }
+                    else if (choice == 1 && random.nextInt(3) == 0) {
+                        chunk.getMeta_data().unsetStatistics();
+                    }
+                }
+            }
+        }
+        ByteArrayOutputStream newFooter = new ByteArrayOutputStream();
+        Util.writeFileMetaData(footer, newFooter);
+        ByteArrayOutputStream result = new ByteArrayOutputStream();
+        result.write(file, 0, footerStart);
+        newFooter.writeTo(result);
+        result.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(newFooter.size()).array());
+        result.write("PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return result.toByteArray();
+    }
+
+    private byte[] writeTrino(List<Object[]> fileRows)
+    {
+        List<Type> types = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        types.add(BIGINT);
+        names.add("id");
+        for (Column column : columns) {
+            types.add(column.kind().trinoWriterType().orElseThrow());
+            names.add(column.fileName());
+        }
+        return TrinoParquetFiles.write(types, names, rowsPerRowGroup, fileRows.size(), (channel, row) -> {
+            Object value = fileRows.get(row)[channel];
+            return value == null || channel == 0 ? value : columns.get(channel - 1).kind().trinoNative(value);
+        });
+    }
+}

@@ -1,0 +1,257 @@
+package io.parquetbloom.tests.differential;
+
+import com.google.common.collect.HashMultiset;
+import com.google.common.collect.Multiset;
+import com.google.common.collect.Sets;
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.tests.ParquetBloomQueryRunner;
+import io.parquetbloom.tests.TestingLake;
+import io.trino.Session;
+import io.trino.plugin.memory.MemoryPlugin;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The guard of every change: random tables of every type pairing (two writers, damaged footers, mixed-case names,
+ * NULL patterns, 1-64 row groups, files larger than a split) and random lookups, each run with every pruning path on
+ * (twice for some, so the no-match cache answers the repeat), with every path off, and against an oracle: the
+ * generator's rows loaded into Trino's memory connector from SQL literals, never through Parquet. Any difference
+ * fails with the seed and the query.
+ * <p>
+ * {@code -Dparquetbloom.differential.queries=N} and {@code -Dparquetbloom.differential.seed=S} (or
+ * {@code ./run differential --queries N --seed S}) run more queries or replay a failure.
+ */
+final class TestDifferentialPruning
+        extends AbstractTestQueryFramework
+{
+    private static final int TABLES = 24;
+    private static final int QUERIES = Integer.getInteger("parquetbloom.differential.queries", 3_000);
+    private static final long SEED = Long.getLong("parquetbloom.differential.seed", 20261203L);
+    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits");
+    // queries per statement: the engine's fixed cost per statement would otherwise dominate
+    private static final int BATCH = 10;
+
+    private final List<RandomTable> tables = new ArrayList<>();
+    private final Map<String, Long> nanosBySide = new java.util.TreeMap<>();
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        Path work = Files.createTempDirectory("parquet-bloom-differential");
+        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        SplittableRandom random = new SplittableRandom(SEED);
+        System.out.println("[differential] seed %d: generating %d tables".formatted(SEED, TABLES + 1));
+        try (S3Client client = s3.client()) {
+            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
+            for (int i = 0; i <= TABLES; i++) {
+                RandomTable table = RandomTable.generate("t" + i, random, i == TABLES);
+                tables.add(table);
+                List<byte[]> files = table.write(work, random);
+                if (table.big()) {
+                    // row groups on both sides of 1 MB split boundaries
+                    assertThat(files).singleElement().satisfies(file -> assertThat(file.length).isGreaterThan(2 << 20));
+                }
+                for (int file = 0; file < files.size(); file++) {
+                    TestingLake.upload(client, files.get(file), TestingLake.tableKey("diff", table.name(), "part-%05d.parquet".formatted(file)));
+                }
+            }
+        }
+        DistributedQueryRunner runner = ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, 2);
+        runner.createCatalog("lake_small_splits", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("split.max-size", "1MB")));
+        runner.installPlugin(new MemoryPlugin());
+        runner.createCatalog("oracle", "memory", Map.of("memory.max-data-per-node", "1GB"));
+        long loading = System.nanoTime();
+        loadOracle(runner);
+        System.out.println("[differential] oracle loaded in %d s".formatted((System.nanoTime() - loading) / 1_000_000_000L));
+        return runner;
+    }
+
+    /**
+     * The generated rows as literals into the memory connector, with the column types the lake reports.
+     */
+    private void loadOracle(DistributedQueryRunner runner)
+    {
+        runner.execute("CREATE SCHEMA oracle.diff");
+        for (RandomTable table : tables) {
+            List<MaterializedRow> described = runner.execute("DESCRIBE lake.diff." + table.name()).getMaterializedRows();
+            List<String> columns = new ArrayList<>();
+            for (MaterializedRow column : described) {
+                columns.add("%s %s".formatted(column.getField(0), column.getField(1)));
+            }
+            assertThat(columns).as("columns of %s (every kind is readable)", table.name()).hasSize(table.columns().size() + 1);
+            runner.execute("CREATE TABLE oracle.diff.%s (%s)".formatted(table.name(), String.join(", ", columns)));
+            int batch = 400;
+            for (int start = 0; start < table.rows().size(); start += batch) {
+                StringBuilder values = new StringBuilder();
+                for (Object[] row : table.rows().subList(start, Math.min(table.rows().size(), start + batch))) {
+                    values.append(values.isEmpty() ? "" : ", ").append("(BIGINT '").append(row[0]).append('\'');
+                    for (int i = 0; i < table.columns().size(); i++) {
+                        RandomTable.Column column = table.columns().get(i);
+                        values.append(", ").append(row[i + 1] == null ? "NULL" : column.kind().literal(row[i + 1]));
+                    }
+                    values.append(')');
+                }
+                runner.execute("INSERT INTO oracle.diff.%s VALUES %s".formatted(table.name(), values));
+            }
+        }
+    }
+
+    @Test
+    void pruningNeverChangesAnAnswer()
+    {
+        DistributedQueryRunner runner = getDistributedQueryRunner();
+        Session on = getSession();
+        Session off = ParquetBloomQueryRunner.allPruningOff(getSession(), LAKE_CATALOGS.toArray(String[]::new));
+        long started = System.nanoTime();
+
+        // every table whole against the oracle first: a reader problem shows here, not as a pruning difference
+        List<Query> whole = new ArrayList<>();
+        for (RandomTable table : tables) {
+            whole.add(new Query(-1, table, table.big() ? "lake_small_splits" : "lake", RandomQueries.all(table)));
+        }
+        compare(runner, on, off, whole);
+
+        SplittableRandom random = new SplittableRandom(SEED * 31 + 7);
+        int repeated = 0;
+        Map<String, Integer> shapes = new java.util.TreeMap<>();
+        List<Query> batch = new ArrayList<>();
+        for (int query = 0; query < QUERIES; query++) {
+            RandomTable table = tables.get(random.nextInt(tables.size()));
+            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : "lake";
+            RandomQueries.RandomQuery generated = RandomQueries.next(table, random);
+            shapes.merge(generated.shape(), 1, Integer::sum);
+            batch.add(new Query(query, table, catalog, generated.sql()));
+            if (batch.size() == BATCH || query == QUERIES - 1) {
+                compare(runner, on, off, batch);
+                if (random.nextInt(8) == 0) {
+                    // the no-match cache now holds facts from the first run: the answers must not change
+                    compare(runner, on, null, batch);
+                    repeated += batch.size();
+                }
+                batch.clear();
+            }
+            if ((query + 1) % 500 == 0) {
+                System.out.println("[differential] %d/%d queries, none differed (%d s)".formatted(query + 1, QUERIES, (System.nanoTime() - started) / 1_000_000_000L));
+            }
+        }
+        System.out.println("[differential] queries by shape: %s".formatted(shapes));
+        if (QUERIES >= 1_000) {
+            // every shape the generator knows was run, so none can silently drop out
+            assertThat(shapes).hasSize(11);
+            assertThat(shapes.values()).allMatch(count -> count >= 10);
+        }
+        System.out.println("[differential] seconds by side: %s".formatted(nanosBySide.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue() / 1_000_000_000L).toList()));
+        System.out.println("[differential] seed %d: %d queries (%d repeated with the no-match cache warm) over %d tables, each with pruning on, off and against the oracle: none differed".formatted(SEED, QUERIES, repeated, tables.size()));
+    }
+
+    /**
+     * One random query: its number (-1: a whole table), its table, the lake catalog it reads.
+     */
+    private record Query(int number, RandomTable table, String catalog, String sql)
+    {
+        String on(String catalogAndSchema)
+        {
+            return sql.replace(RandomQueries.TABLE, "%s.%s".formatted(catalogAndSchema, table.name()));
+        }
+    }
+
+    /**
+     * Runs a batch of queries as one UNION ALL statement (each branch its own table scan, pruned on its own) against
+     * the oracle, with pruning on and, unless {@code off} is null, with pruning off, and compares each query's rows.
+     */
+    private void compare(DistributedQueryRunner runner, Session on, Session off, List<Query> batch)
+    {
+        Map<Integer, Multiset<List<Object>>> expected = run(runner, getSession(), batch, "oracle.diff", false, "oracle");
+        check(runner, expected, run(runner, on, batch, null, true, "pruning on"), batch, "pruning on");
+        if (off != null) {
+            check(runner, expected, run(runner, off, batch, null, true, "pruning off"), batch, "pruning off");
+        }
+    }
+
+    private Map<Integer, Multiset<List<Object>>> run(DistributedQueryRunner runner, Session session, List<Query> batch, String oracle, boolean lake, String side)
+    {
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < batch.size(); i++) {
+            Query query = batch.get(i);
+            sql.append(i == 0 ? "" : "\nUNION ALL\n")
+                    .append("SELECT ").append(i).append(" AS q, id, v FROM (")
+                    .append(lake ? query.on(query.catalog() + ".diff") : query.on(oracle))
+                    .append(')');
+        }
+        List<MaterializedRow> rows;
+        long start = System.nanoTime();
+        try {
+            rows = runner.execute(session, sql.toString()).getMaterializedRows();
+            nanosBySide.merge(side, System.nanoTime() - start, Long::sum);
+        }
+        catch (RuntimeException e) {
+            throw new AssertionError("seed %d, queries %s (%s) failed: %s%n%s".formatted(
+                    SEED, batch.stream().map(Query::number).toList(), side, e.getMessage(), abbreviate(sql.toString())), e);
+        }
+        Map<Integer, Multiset<List<Object>>> byQuery = new HashMap<>();
+        for (int i = 0; i < batch.size(); i++) {
+            byQuery.put(i, HashMultiset.create());
+        }
+        for (MaterializedRow row : rows) {
+            // without the branch number, so a query's rows compare equal whichever batch it ran in
+            byQuery.get(((Number) row.getField(0)).intValue()).add(java.util.Arrays.asList(row.getField(1), row.getField(2)));
+        }
+        return byQuery;
+    }
+
+    private void check(DistributedQueryRunner runner, Map<Integer, Multiset<List<Object>>> expected, Map<Integer, Multiset<List<Object>>> actual, List<Query> batch, String side)
+    {
+        for (int i = 0; i < batch.size(); i++) {
+            if (expected.get(i).equals(actual.get(i))) {
+                continue;
+            }
+            Query query = batch.get(i);
+            throw new AssertionError("seed %d, query %d: %s differs from the oracle (%d rows expected, %d returned; table %s written by %s, %d row groups, read through %s; %s)%n%s%nmissing: %s%nextra: %s".formatted(
+                    SEED, query.number(), side, expected.get(i).size(), actual.get(i).size(), query.table().name(), query.table().writer(), query.table().rowGroups(), query.catalog(),
+                    culprit(runner, query, expected.get(i)),
+                    abbreviate(query.on(query.catalog() + ".diff")),
+                    Sets.difference(expected.get(i).elementSet(), actual.get(i).elementSet()).stream().limit(5).toList(),
+                    Sets.difference(actual.get(i).elementSet(), expected.get(i).elementSet()).stream().limit(5).toList()));
+        }
+    }
+
+    /**
+     * Which single pruning path, turned off alone, gives the oracle's answer again: where to look first.
+     */
+    private String culprit(DistributedQueryRunner runner, Query query, Multiset<List<Object>> expected)
+    {
+        List<String> fixes = new ArrayList<>();
+        for (String property : List.of("bloom_filter_enabled", "statistics_pruning_enabled", "no_match_cache_enabled")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty(query.catalog(), property, "false").build();
+            try {
+                if (run(runner, session, List.of(query), null, true, property + "=false").get(0).equals(expected)) {
+                    fixes.add(property + "=false");
+                }
+            }
+            catch (AssertionError e) {
+                fixes.add(property + "=false fails: " + e.getMessage());
+            }
+        }
+        return fixes.isEmpty() ? "no single path off restores the answer" : "the answer is right with " + String.join(", ", fixes);
+    }
+
+    private static String abbreviate(String sql)
+    {
+        return sql.length() <= 3_000 ? sql : sql.substring(0, 3_000) + "... (%d characters)".formatted(sql.length());
+    }
+}
