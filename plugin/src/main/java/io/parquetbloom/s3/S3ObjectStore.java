@@ -129,7 +129,7 @@ public class S3ObjectStore
         catch (SdkException e) {
             stats.recordGet(0);
             if (e instanceof AwsServiceException service && service.statusCode() == 412) {
-                throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object %s changed while the query ran: it no longer has the ETag %s it was listed with; run the query again".formatted(location, object.etag()), e);
+                throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object %s changed while the query ran: it no longer has the ETag %s it was listed with; run the query again (with metadata.listing-cache-ttl set, once the cached listing has expired)".formatted(location, object.etag()), e);
             }
             throw translate("read", location, e);
         }
