@@ -1,0 +1,133 @@
+package io.parquetbloom.pruning;
+
+import io.airlift.slice.Slices;
+import io.parquetbloom.connector.ParquetBloomConfig;
+import io.parquetbloom.metadata.FooterReader;
+import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.ParquetFileMetadata;
+import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.testing.InMemoryObjectStore;
+import io.parquetbloom.testing.TestingParquetFiles;
+import io.trino.spi.predicate.Domain;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Statistics;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The one pruning call the coordinator (whole files) and the worker (its split's byte range) both make: it never
+ * fails for bad metadata, keeps what it cannot judge and counts it, and gives each row group to exactly one split.
+ */
+final class TestRowGroupPruner
+{
+    private static final int ROW_GROUPS = 4;
+    private static final int ROWS = 100;
+    private static final RowGroupPruner.Options ALL_ON = new RowGroupPruner.Options(true, true, 1_000, false);
+
+    @Test
+    void prunesByStatisticsAndFilters()
+    {
+        Pruned pruned = prune(TestingParquetFiles.devices(ROW_GROUPS, ROWS), Map.of("seq", Domain.singleValue(BIGINT, 250L)), ALL_ON);
+        assertThat(pruned.survivors()).containsExactly(2);
+        assertThat(pruned.stats().rowGroupsPrunedByStatistics()).isEqualTo(3);
+
+        // row 150 is "device-150"; with statistics off only the filters can exclude the other row groups
+        pruned = prune(TestingParquetFiles.devices(ROW_GROUPS, ROWS), Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new RowGroupPruner.Options(false, true, 1_000, false));
+        assertThat(pruned.survivors()).containsExactly(1);
+        assertThat(pruned.stats().rowGroupsPrunedByBloomFilter()).isEqualTo(3);
+    }
+
+    @Test
+    void contradictoryStatisticsKeepTheirRowGroups()
+    {
+        // min above max in every row group: trino-parquet calls that corrupt and throws; we keep and count
+        byte[] file = TestingParquetFiles.rewriteFooter(TestingParquetFiles.devices(ROW_GROUPS, ROWS), footer -> forColumn(footer, "Seq", chunk -> {
+            Statistics statistics = chunk.getMeta_data().getStatistics();
+            ByteBuffer min = statistics.bufferForMin_value();
+            statistics.setMin_value(statistics.bufferForMax_value());
+            statistics.setMax_value(min);
+        }));
+        Pruned pruned = prune(file, Map.of("seq", Domain.singleValue(BIGINT, 250L)), new RowGroupPruner.Options(true, false, 1_000, false));
+        assertThat(pruned.survivors()).containsExactly(0, 1, 2, 3);
+        assertThat(pruned.stats().statisticsUnusable()).isEqualTo(ROW_GROUPS);
+        // the filters still judge each row group
+        pruned = prune(file, Map.of("seq", Domain.singleValue(BIGINT, 250L)), ALL_ON);
+        assertThat(pruned.survivors()).containsExactly(2);
+    }
+
+    @Test
+    void filtersThatCannotBeFetchedKeepTheirRowGroups()
+    {
+        byte[] file = TestingParquetFiles.devices(ROW_GROUPS, ROWS);
+        // the tail read holds only the footer; the filters' own GET fails as S3 does under throttling
+        long footerStart = file.length - 8 - ByteBuffer.wrap(file, file.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        InMemoryObjectStore store = new InMemoryObjectStore(file, position -> position < footerStart);
+        ParquetMetadataCache cache = new ParquetMetadataCache(store, new ParquetBloomConfig());
+        // a footer read with a tail that ends before the filters: they need a GET of their own
+        ParquetFileMetadata metadata = FooterReader.readFooter(store, store.object(), 64, new S3RequestStats());
+        PruningStats stats = new PruningStats();
+        List<Integer> survivors = new RowGroupPruner(cache).prune(metadata, Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), Optional.empty(), 0, Long.MAX_VALUE,
+                new RowGroupPruner.Options(false, true, 1_000, false), new RowGroupPruner.HashMemo(), new S3RequestStats(), new MetadataCacheStats(), stats);
+        assertThat(survivors).containsExactly(0, 1, 2, 3);
+        assertThat(stats.bloomFiltersUnusable()).isEqualTo(ROW_GROUPS);
+    }
+
+    @Test
+    void everyRowGroupBelongsToExactlyOneSplit()
+    {
+        byte[] file = TestingParquetFiles.devices(ROW_GROUPS, ROWS);
+        for (long splitSize : new long[] {1, 100, 1_000, 3_333, file.length}) {
+            List<Integer> all = new ArrayList<>();
+            for (long start = 0; start < file.length; start += splitSize) {
+                all.addAll(prune(file, Map.of(), ALL_ON, start, Math.min(splitSize, file.length - start)).survivors());
+            }
+            assertThat(all).as("splits of %d bytes", splitSize).containsExactly(0, 1, 2, 3);
+        }
+        // a row group whose recorded start lies outside the file belongs to the first split
+        byte[] badOffsets = TestingParquetFiles.rewriteFooter(file, footer -> footer.getRow_groups().get(3).getColumns().forEach(chunk -> chunk.getMeta_data().setData_page_offset(file.length + 10)));
+        List<Integer> all = new ArrayList<>();
+        for (long start = 0; start < badOffsets.length; start += 1_000) {
+            all.addAll(prune(badOffsets, Map.of(), ALL_ON, start, Math.min(1_000, badOffsets.length - start)).survivors());
+        }
+        assertThat(all).containsExactlyInAnyOrder(0, 1, 2, 3);
+    }
+
+    private record Pruned(List<Integer> survivors, PruningStats stats) {}
+
+    private static Pruned prune(byte[] file, Map<String, Domain> domains, RowGroupPruner.Options options)
+    {
+        return prune(file, domains, options, 0, Long.MAX_VALUE);
+    }
+
+    private static Pruned prune(byte[] file, Map<String, Domain> domains, RowGroupPruner.Options options, long splitStart, long splitLength)
+    {
+        InMemoryObjectStore store = new InMemoryObjectStore(file);
+        ParquetMetadataCache cache = new ParquetMetadataCache(store, new ParquetBloomConfig());
+        ParquetFileMetadata metadata = cache.footer(store.object(), "table", new S3RequestStats(), new MetadataCacheStats());
+        PruningStats stats = new PruningStats();
+        List<Integer> survivors = new RowGroupPruner(cache).prune(metadata, domains, Optional.empty(), splitStart, splitLength, options, new RowGroupPruner.HashMemo(), new S3RequestStats(), new MetadataCacheStats(), stats);
+        return new Pruned(survivors, stats);
+    }
+
+    private static void forColumn(org.apache.parquet.format.FileMetaData footer, String column, java.util.function.Consumer<ColumnChunk> action)
+    {
+        for (RowGroup rowGroup : footer.getRow_groups()) {
+            for (ColumnChunk chunk : rowGroup.getColumns()) {
+                if (chunk.getMeta_data().getPath_in_schema().equals(List.of(column))) {
+                    action.accept(chunk);
+                }
+            }
+        }
+    }
+}
