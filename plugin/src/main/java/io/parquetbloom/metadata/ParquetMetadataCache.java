@@ -274,11 +274,6 @@ public class ParquetMetadataCache
         remember(new NoMatchKey(file, rowGroup, column, domain), Boolean.TRUE);
     }
 
-    public long evictions()
-    {
-        return cache.stats().evictionCount();
-    }
-
     private void learnTailSize(String table, ParquetFileMetadata file)
     {
         FileMetaData footer = file.metadata().getParquetMetadata();
