@@ -33,7 +33,7 @@ public class ParquetBloomPageSource
     private final String path;
     private final Optional<ParquetReader> reader;
     private final List<NoMatchRecorder.ReadRowGroup> rowGroups;
-    private final Map<Integer, UnsignedColumnsPage.Conversion> conversions;
+    private final Map<Integer, UnsignedConversion> conversions;
     private final Optional<NoMatchRecorder> noMatchRecorder;
     private final int[] channels;
     private final Block[] constants;
@@ -53,7 +53,7 @@ public class ParquetBloomPageSource
             String path,
             Optional<ParquetReader> reader,
             List<NoMatchRecorder.ReadRowGroup> rowGroups,
-            Map<Integer, UnsignedColumnsPage.Conversion> conversions,
+            Map<Integer, UnsignedConversion> conversions,
             Optional<NoMatchRecorder> noMatchRecorder,
             int[] channels,
             Block[] constants,
@@ -110,14 +110,12 @@ public class ParquetBloomPageSource
         if (closed) {
             return null;
         }
-        SourcePage page;
+        ProjectedSourcePage page = null;
         try {
             ParquetReader parquetReader = reader.orElseThrow();
-            page = parquetReader.nextPage();
-            if (page != null) {
-                if (!conversions.isEmpty()) {
-                    page = new UnsignedColumnsPage(page, conversions);
-                }
+            SourcePage readerPage = parquetReader.nextPage();
+            if (readerPage != null) {
+                page = new ProjectedSourcePage(path, readerPage, channels, constants, conversions);
                 long firstRow = parquetReader.lastBatchStartRow();
                 countRowGroupRead(firstRow);
                 if (noMatchRecorder.isPresent()) {
@@ -140,7 +138,7 @@ public class ParquetBloomPageSource
             return null;
         }
         completedPositions += page.getPositionCount();
-        return new ProjectedSourcePage(path, page, channels, constants);
+        return page;
     }
 
     @Override
@@ -163,15 +161,10 @@ public class ParquetBloomPageSource
      */
     private void countRowGroupRead(long firstRow)
     {
-        for (int i = Math.max(currentRowGroup, 0); i < rowGroups.size(); i++) {
-            NoMatchRecorder.ReadRowGroup rowGroup = rowGroups.get(i);
-            if (firstRow >= rowGroup.firstRow() && firstRow < rowGroup.firstRow() + rowGroup.rowCount()) {
-                if (i != currentRowGroup) {
-                    currentRowGroup = i;
-                    pruningStats.addRowGroupsRead(1);
-                }
-                return;
-            }
+        int rowGroup = NoMatchRecorder.ReadRowGroup.indexOf(rowGroups, firstRow, 1, Math.max(currentRowGroup, 0));
+        if (rowGroup >= 0 && rowGroup != currentRowGroup) {
+            currentRowGroup = rowGroup;
+            pruningStats.addRowGroupsRead(1);
         }
     }
 

@@ -191,19 +191,19 @@ public class ParquetBloomPageSourceProvider
         int[] channels = new int[columns.size()];
         List<Block> constants = new ArrayList<>();
         List<NoMatchRecorder.TrackedColumn> trackedColumns = new ArrayList<>();
-        Map<Integer, UnsignedColumnsPage.Conversion> conversions = new HashMap<>();
+        Map<Integer, UnsignedConversion> conversions = new HashMap<>();
         for (int i = 0; i < columns.size(); i++) {
             ParquetBloomColumnHandle column = columns.get(i);
             org.apache.parquet.schema.Type field = fields.get(column);
-            Optional<UnsignedColumnsPage.Conversion> conversion = unsignedConversion(column, field);
-            Type readerType = conversion.map(UnsignedColumnsPage.Conversion::readerType).orElse(column.type());
+            Optional<UnsignedConversion> conversion = unsignedConversion(column, field);
+            Type readerType = conversion.map(UnsignedConversion::readerType).orElse(column.type());
             Optional<Field> readerField = field == null ? Optional.empty() : constructField(readerType, lookupColumnByName(messageColumnIO, field.getName()));
             if (readerField.isPresent()) {
                 channels[i] = readerColumns.size();
                 conversion.ifPresent(value -> conversions.put(readerColumns.size(), value));
                 Domain domain = domains.get(column.name());
                 if (domain != null && field.isPrimitive() && cache.remembersNoMatch(domain)) {
-                    trackedColumns.add(new NoMatchRecorder.TrackedColumn(readerColumns.size(), column.name(), domain, new DomainValueMatcher(column.type(), domain)));
+                    trackedColumns.add(new NoMatchRecorder.TrackedColumn(i, column.name(), domain, new DomainValueMatcher(column.type(), domain)));
                 }
                 readerColumns.add(new Column(field.getName(), readerField.get()));
             }
@@ -253,7 +253,7 @@ public class ParquetBloomPageSourceProvider
     /**
      * How a top-level unsigned integer column is read: as its signed counterpart, then converted.
      */
-    private static Optional<UnsignedColumnsPage.Conversion> unsignedConversion(ParquetBloomColumnHandle column, org.apache.parquet.schema.Type field)
+    private static Optional<UnsignedConversion> unsignedConversion(ParquetBloomColumnHandle column, org.apache.parquet.schema.Type field)
     {
         if (field == null || !field.isPrimitive()) {
             return Optional.empty();
@@ -262,7 +262,7 @@ public class ParquetBloomPageSourceProvider
         if (width.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(UnsignedColumnsPage.Conversion.of(width.getAsInt(), column.type()));
+        return Optional.of(UnsignedConversion.of(width.getAsInt(), column.type()));
     }
 
     /**

@@ -6,14 +6,16 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.SourcePage;
 
+import java.util.Map;
 import java.util.function.ObjLongConsumer;
 
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The columns the engine asked for: those read from the file, plus constant ones (partition values, and NULL for
- * columns a file does not have) as run-length blocks.
+ * The columns the engine asked for: those read from the file (unsigned integers converted, see
+ * {@link UnsignedConversion}), plus constant ones (partition values, and NULL for columns a file does not have) as
+ * run-length blocks.
  */
 final class ProjectedSourcePage
         implements SourcePage
@@ -23,14 +25,19 @@ final class ProjectedSourcePage
     // >= 0: channel of the source page; < 0: constant number (-1 - channel)
     private final int[] channels;
     private final Block[] constants;
+    // by source channel
+    private final Map<Integer, UnsignedConversion> conversions;
+    private final Block[] converted;
     private int positionCount;
 
-    ProjectedSourcePage(String path, SourcePage source, int[] channels, Block[] constants)
+    ProjectedSourcePage(String path, SourcePage source, int[] channels, Block[] constants, Map<Integer, UnsignedConversion> conversions)
     {
         this.path = requireNonNull(path, "path is null");
         this.source = requireNonNull(source, "source is null");
         this.channels = requireNonNull(channels, "channels is null");
         this.constants = requireNonNull(constants, "constants is null");
+        this.conversions = requireNonNull(conversions, "conversions is null");
+        this.converted = new Block[source.getChannelCount()];
         this.positionCount = source.getPositionCount();
     }
 
@@ -71,7 +78,7 @@ final class ProjectedSourcePage
         if (sourceChannel >= 0) {
             try {
                 // the reader decodes lazily, here, outside the page source: its failures must name the file too
-                return source.getBlock(sourceChannel);
+                return sourceBlock(sourceChannel);
             }
             catch (TrinoException e) {
                 throw e;
@@ -81,6 +88,19 @@ final class ProjectedSourcePage
             }
         }
         return RunLengthEncodedBlock.create(constants[-1 - sourceChannel], positionCount);
+    }
+
+    private Block sourceBlock(int sourceChannel)
+    {
+        UnsignedConversion conversion = conversions.get(sourceChannel);
+        if (conversion == null) {
+            return source.getBlock(sourceChannel);
+        }
+        // converted once: the no-match recorder and the engine both ask for it
+        if (converted[sourceChannel] == null) {
+            converted[sourceChannel] = conversion.convert(source.getBlock(sourceChannel));
+        }
+        return converted[sourceChannel];
     }
 
     @Override
@@ -96,6 +116,11 @@ final class ProjectedSourcePage
     @Override
     public void selectPositions(int[] positions, int offset, int size)
     {
+        for (int channel = 0; channel < converted.length; channel++) {
+            if (converted[channel] != null) {
+                converted[channel] = converted[channel].getPositions(positions, offset, size);
+            }
+        }
         source.selectPositions(positions, offset, size);
         positionCount = size;
     }

@@ -85,7 +85,7 @@ public class ParquetMetadataCache
         if (!key.cacheable()) {
             // no version to key it by: read it for this query only
             cacheStats.footer(false);
-            return FooterReader.readFooter(store, object, Math.max(minimumTailSize, tailSizes.getOrDefault(table, FIRST_TAIL)), requestStats);
+            return FooterReader.readFooter(store, object, tailSize(table), requestStats);
         }
         if (cache.getIfPresent(key) instanceof ParquetFileMetadata cached) {
             cacheStats.footer(true);
@@ -96,8 +96,7 @@ public class ParquetMetadataCache
         ParquetFileMetadata footer;
         try {
             footer = (ParquetFileMetadata) cache.get(key, () -> {
-                int tailSize = Math.max(minimumTailSize, tailSizes.getOrDefault(table, FIRST_TAIL));
-                ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, requestStats);
+                ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize(table), requestStats);
                 learnTailSize(table, file);
                 filtersInTail.putAll(parseFiltersInTail(file));
                 return retainOnlyFooter(file);
@@ -110,6 +109,11 @@ public class ParquetMetadataCache
         // the tail's filters become entries of their own (compacted), so the footer entry keeps no filter bytes
         filtersInTail.forEach((filter, result) -> cacheFilter(key, filter, result));
         return footer;
+    }
+
+    private int tailSize(String table)
+    {
+        return Math.max(minimumTailSize, tailSizes.getOrDefault(table, FIRST_TAIL));
     }
 
     /**
@@ -248,7 +252,7 @@ public class ParquetMetadataCache
      */
     public boolean knownNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
-        return file.cacheable() && remembersNoMatch(domain) && cache.getIfPresent(new NoMatchKey(file, rowGroup, column, domain)) != null;
+        return file.cacheable() && cache.getIfPresent(new NoMatchKey(file, rowGroup, column, domain)) != null;
     }
 
     /**
@@ -263,12 +267,12 @@ public class ParquetMetadataCache
     }
 
     /**
-     * Records that every row of the row group was read and none has {@code column} in {@code domain}; the domain is
-     * one this cache {@link #remembersNoMatch remembers}.
+     * Records that every row of the row group was read and none has {@code column} in {@code domain}; kept only for
+     * a versioned object and a domain this cache {@link #remembersNoMatch remembers}.
      */
     public void recordNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
-        if (!file.cacheable()) {
+        if (!file.cacheable() || !remembersNoMatch(domain)) {
             return;
         }
         remember(new NoMatchKey(file, rowGroup, column, domain), Boolean.TRUE);

@@ -111,19 +111,12 @@ final class IntegerStatistics
         if (min.compareTo(max) > 0) {
             return Optional.empty();
         }
-        if (type instanceof BigintType || type instanceof IntegerType || type instanceof SmallintType || type instanceof TinyintType) {
-            if (max.bitLength() > 63) {
-                return Optional.empty();
-            }
-            return Optional.of(Range.range(type, min.longValueExact(), true, max.longValueExact(), true));
+        boolean longBacked = type instanceof BigintType || type instanceof IntegerType || type instanceof SmallintType || type instanceof TinyintType
+                || (type instanceof DecimalType decimal && decimal.getScale() == 0 && decimal.isShort());
+        if (longBacked) {
+            return max.bitLength() > 63 ? Optional.empty() : Optional.of(Range.range(type, min.longValueExact(), true, max.longValueExact(), true));
         }
         if (type instanceof DecimalType decimal && decimal.getScale() == 0) {
-            if (decimal.isShort()) {
-                if (max.bitLength() > 63) {
-                    return Optional.empty();
-                }
-                return Optional.of(Range.range(type, min.longValueExact(), true, max.longValueExact(), true));
-            }
             return Optional.of(Range.range(type, Int128.valueOf(min), true, Int128.valueOf(max), true));
         }
         return Optional.empty();

@@ -24,7 +24,7 @@ import static java.util.Objects.requireNonNull;
 public final class NoMatchRecorder
 {
     /**
-     * @param channel the column's channel in the reader's pages
+     * @param channel the column's channel in the pages the page source returns
      * @param column the column name the pruner keys domains by
      */
     public record TrackedColumn(int channel, String column, Domain domain, DomainValueMatcher matcher)
@@ -40,7 +40,23 @@ public final class NoMatchRecorder
     /**
      * A row group the reader returns: its ordinal in the file, the file row number of its first row, its rows.
      */
-    public record ReadRowGroup(int ordinal, long firstRow, long rowCount) {}
+    public record ReadRowGroup(int ordinal, long firstRow, long rowCount)
+    {
+        /**
+         * The index, from {@code from} on, of the row group holding file rows {@code [firstRow, firstRow + rows)},
+         * or -1.
+         */
+        public static int indexOf(List<ReadRowGroup> rowGroups, long firstRow, long rows, int from)
+        {
+            for (int i = from; i < rowGroups.size(); i++) {
+                ReadRowGroup rowGroup = rowGroups.get(i);
+                if (firstRow >= rowGroup.firstRow() && firstRow + rows <= rowGroup.firstRow() + rowGroup.rowCount()) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
 
     private final ParquetMetadataCache cache;
     private final FileKey file;
@@ -83,7 +99,7 @@ public final class NoMatchRecorder
         if (disabled || page.getPositionCount() == 0) {
             return;
         }
-        int rowGroup = rowGroupOf(firstRow, page.getPositionCount());
+        int rowGroup = ReadRowGroup.indexOf(rowGroups, firstRow, page.getPositionCount(), Math.max(current, 0));
         if (rowGroup < 0) {
             // rows we cannot place: stop, recording nothing more
             disabled = true;
@@ -131,16 +147,5 @@ public final class NoMatchRecorder
                 stats.addRecordedNoMatch();
             }
         }
-    }
-
-    private int rowGroupOf(long firstRow, int positions)
-    {
-        for (int i = Math.max(current, 0); i < rowGroups.size(); i++) {
-            ReadRowGroup rowGroup = rowGroups.get(i);
-            if (firstRow >= rowGroup.firstRow() && firstRow + positions <= rowGroup.firstRow() + rowGroup.rowCount()) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -147,6 +147,7 @@ public final class RowGroupPruner
         }
 
         FileKey fileKey = FileKey.of(file.object());
+        Map<String, Domain> noMatchDomains = options.noMatchCache() ? rememberedDomains(primitiveDomains) : Map.of();
         List<Candidate> candidates = new ArrayList<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             BlockMetadata block = blocks.get(ordinal);
@@ -175,7 +176,7 @@ public final class RowGroupPruner
                 stats.addPrunedByStatistics();
                 continue;
             }
-            if (options.noMatchCache() && knownNoMatch(fileKey, ordinal, primitiveDomains)) {
+            if (knownNoMatch(fileKey, ordinal, noMatchDomains)) {
                 stats.addPrunedByNoMatchCache();
                 continue;
             }
@@ -213,9 +214,10 @@ public final class RowGroupPruner
     public List<Integer> removeKnownNoMatch(ParquetFileMetadata file, List<Integer> ordinals, Map<String, Domain> domains, PruningStats stats)
     {
         FileKey fileKey = FileKey.of(file.object());
+        Map<String, Domain> noMatchDomains = rememberedDomains(domains);
         ImmutableList.Builder<Integer> survivors = ImmutableList.builder();
         for (int ordinal : ordinals) {
-            if (knownNoMatch(fileKey, ordinal, domains)) {
+            if (knownNoMatch(fileKey, ordinal, noMatchDomains)) {
                 stats.addPrunedByNoMatchCache();
             }
             else {
@@ -223,6 +225,20 @@ public final class RowGroupPruner
             }
         }
         return survivors.build();
+    }
+
+    /**
+     * The domains the cache may hold facts about, decided once per file rather than per row group.
+     */
+    private Map<String, Domain> rememberedDomains(Map<String, Domain> domains)
+    {
+        Map<String, Domain> remembered = new HashMap<>();
+        domains.forEach((column, domain) -> {
+            if (cache.remembersNoMatch(domain)) {
+                remembered.put(column, domain);
+            }
+        });
+        return remembered;
     }
 
     private boolean knownNoMatch(FileKey fileKey, int ordinal, Map<String, Domain> domains)
