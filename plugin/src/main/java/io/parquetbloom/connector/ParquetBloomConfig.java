@@ -170,7 +170,7 @@ public class ParquetBloomConfig
     }
 
     @Config("metadata.concurrency")
-    @ConfigDescription("Files whose footers and filters the coordinator reads at the same time when it prunes files before splitting")
+    @ConfigDescription("Files whose footers and filters the coordinator reads at the same time for one query when it prunes files before splitting")
     public ParquetBloomConfig setMetadataConcurrency(int metadataConcurrency)
     {
         this.metadataConcurrency = metadataConcurrency;

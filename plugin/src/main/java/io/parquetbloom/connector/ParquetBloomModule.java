@@ -22,6 +22,8 @@ public class ParquetBloomModule
         configBinder(binder).bindConfig(ParquetBloomConfig.class);
         configBinder(binder).bindConfig(S3Config.class);
 
+        // bound on its own so that the lifecycle manager sees it and closes the client with the catalog
+        binder.bind(S3ClientProvider.class).in(Scopes.SINGLETON);
         binder.bind(S3Client.class).toProvider(S3ClientProvider.class).in(Scopes.SINGLETON);
         binder.bind(S3ObjectStore.class).in(Scopes.SINGLETON);
         binder.bind(LakeTables.class).in(Scopes.SINGLETON);

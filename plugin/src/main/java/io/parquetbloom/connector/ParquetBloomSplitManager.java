@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.table.LakeFile;
@@ -36,7 +37,7 @@ import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchC
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisticsPruningEnabled;
 import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
-import static java.util.concurrent.Executors.newFixedThreadPool;
+import static java.util.concurrent.Executors.newCachedThreadPool;
 
 /**
  * Lists the table's files, drops those whose partition folders cannot match, and hands the rest to a split source
@@ -51,6 +52,7 @@ public class ParquetBloomSplitManager
     private final FileColumnResolver resolver;
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
+    private final int metadataConcurrency;
     private final ExecutorService executor;
 
     @Inject
@@ -62,8 +64,10 @@ public class ParquetBloomSplitManager
         this.resolver = new FileColumnResolver(new ParquetTypeMapping(typeManager));
         this.maxSplitSize = config.getMaxSplitSize().toBytes();
         this.dynamicFilterWaitMillis = config.getDynamicFilteringWaitTimeout().toMillis();
-        // bounds how many files' metadata the coordinator reads at once
-        this.executor = newFixedThreadPool(config.getMetadataConcurrency(), daemonThreadsNamed("parquet-bloom-metadata-%s"));
+        this.metadataConcurrency = config.getMetadataConcurrency();
+        // shared by all queries; each query plans on its own bounded share of it, so one query's 100,000 files do not
+        // queue in front of another query's lookup (as Hive's hive.max-split-iterator-threads)
+        this.executor = newCachedThreadPool(daemonThreadsNamed("parquet-bloom-planning-%s"));
     }
 
     @PreDestroy
@@ -99,7 +103,8 @@ public class ParquetBloomSplitManager
                 new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session)),
                 maxSplitSize,
                 dynamicFilterWaitMillis,
-                executor,
+                new BoundedExecutor(executor, metadataConcurrency),
+                metadataConcurrency,
                 cache,
                 pruner,
                 resolver,

@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.util.concurrent.ListenableFutureTask;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataCache;
@@ -12,6 +13,7 @@ import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeFile;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.DynamicFilterSnapshot;
@@ -21,6 +23,7 @@ import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import org.apache.parquet.schema.MessageType;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -31,18 +34,30 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.airlift.concurrent.MoreFutures.toCompletableFuture;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Turns the table's candidate files into splits, pruning before splitting: for files the predicate (including the
- * join's dynamic filter, which the engine waits for before the first batch) constrains, the footer and the bloom
- * filters are read (in parallel, from the node's cache when warm) and files where no row group can match never
- * become splits; the surviving row groups travel in the splits so workers do not decide again. Files whose metadata
- * cannot be read become splits unpruned (fail open): the worker then reports the file's problem.
+ * join's dynamic filter) constrains, the footer and the bloom filters are read (from the node's cache when warm) and
+ * files where no row group can match never become splits; the surviving row groups travel in the splits so workers do
+ * not decide again. Files whose metadata cannot be read become splits unpruned (fail open): the worker then reports
+ * the file's problem.
+ * <p>
+ * Planning is lazy and bounded per query: at most {@code window} files are planned at a time, on this query's share
+ * of the planning threads, and no new file is started while {@link #MAX_OUTSTANDING_SPLITS} planned splits wait for
+ * the engine; {@link #close()} (query finished, {@code LIMIT} satisfied, cancelled) cancels what is queued and
+ * interrupts what is running. Each file is planned with the newest dynamic filter the engine has handed over.
  */
 final class ParquetBloomSplitSource
         implements ConnectorSplitSource
 {
+    /**
+     * Splits planned and not yet taken by the engine beyond which no new file is started (as Hive's
+     * {@code hive.max-outstanding-splits}).
+     */
+    static final int MAX_OUTSTANDING_SPLITS = 1000;
+
     /**
      * A candidate file with its partition values.
      */
@@ -55,6 +70,7 @@ final class ParquetBloomSplitSource
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
     private final Executor executor;
+    private final int window;
     private final ParquetMetadataCache cache;
     private final RowGroupPruner pruner;
     private final FileColumnResolver resolver;
@@ -65,10 +81,20 @@ final class ParquetBloomSplitSource
     private final RowGroupPruner.HashMemo memo = new RowGroupPruner.HashMemo();
     private final AtomicLong filesPruned = new AtomicLong();
     private final AtomicLong filesFailedOpen = new AtomicLong();
-    private TupleDomain<ParquetBloomColumnHandle> constraint;
+    private final AtomicLong filesPlanned = new AtomicLong();
+    private final AtomicLong dynamicFilterUpdates = new AtomicLong();
+
+    // the newest predicate: the table's constraint and the dynamic filter as of the latest batch
+    private volatile TupleDomain<ParquetBloomColumnHandle> constraint;
+    // guarded by this
     private int next;
-    // files being planned, in file order; guarded by this
-    private final List<CompletableFuture<List<ConnectorSplit>>> inFlight = new ArrayList<>();
+    private final List<Planning> inFlight = new ArrayList<>();
+    private final ArrayDeque<ConnectorSplit> ready = new ArrayDeque<>();
+    private TupleDomain<ColumnHandle> lastDynamicFilter;
+    private volatile boolean closed;
+    private long filesCancelled;
+
+    private record Planning(ListenableFutureTask<List<ConnectorSplit>> task, CompletableFuture<List<ConnectorSplit>> result) {}
 
     ParquetBloomSplitSource(
             List<PlannedFile> files,
@@ -78,6 +104,7 @@ final class ParquetBloomSplitSource
             long maxSplitSize,
             long dynamicFilterWaitMillis,
             Executor executor,
+            int window,
             ParquetMetadataCache cache,
             RowGroupPruner pruner,
             FileColumnResolver resolver,
@@ -85,11 +112,13 @@ final class ParquetBloomSplitSource
     {
         this.files = List.copyOf(requireNonNull(files, "files is null"));
         this.tableConstraint = requireNonNull(tableConstraint, "tableConstraint is null");
+        this.constraint = tableConstraint;
         this.table = requireNonNull(table, "table is null");
         this.options = requireNonNull(options, "options is null");
         this.maxSplitSize = maxSplitSize;
         this.dynamicFilterWaitMillis = dynamicFilterWaitMillis;
         this.executor = requireNonNull(executor, "executor is null");
+        this.window = window;
         this.cache = requireNonNull(cache, "cache is null");
         this.pruner = requireNonNull(pruner, "pruner is null");
         this.resolver = requireNonNull(resolver, "resolver is null");
@@ -99,51 +128,97 @@ final class ParquetBloomSplitSource
     @Override
     public CompletableFuture<List<ConnectorSplit>> getNextBatch(int maxSize, DynamicFilterSnapshot dynamicFilterSnapshot)
     {
-        if (constraint == null) {
-            constraint = tableConstraint.intersect(dynamicFilterSnapshot.currentPredicate().transformKeys(ParquetBloomColumnHandle.class::cast));
-        }
-        if (constraint.isNone()) {
-            filesPruned.addAndGet(files.size() - next);
-            next = files.size();
-            return CompletableFuture.completedFuture(ImmutableList.of());
-        }
-        if (!prunesFiles()) {
-            int end = Math.min(files.size(), next + Math.max(1, maxSize));
-            List<PlannedFile> batch = files.subList(next, end);
-            next = end;
-            return CompletableFuture.completedFuture(batch.stream().flatMap(file -> unprunedSplits(file).stream()).collect(ImmutableList.toImmutableList()));
-        }
-        // plan every file at once (the executor bounds how many read metadata at a time) and hand out splits as soon
-        // as some files are planned: cold, workers read the first files while the coordinator plans the rest; warm,
-        // planning is in memory and nearly everything arrives in the first batch
-        CompletableFuture<?>[] planning;
+        int batchSize = Math.max(1, maxSize);
+        CompletableFuture<?>[] pending;
         synchronized (this) {
-            while (next < files.size()) {
-                PlannedFile file = files.get(next++);
-                inFlight.add(CompletableFuture.supplyAsync(() -> planFile(file), executor));
+            narrow(dynamicFilterSnapshot);
+            if (constraint.isNone()) {
+                // nothing can match: neither what is planned nor what is left
+                filesPruned.addAndGet(files.size() - next);
+                next = files.size();
+                ready.clear();
+                cancelInFlight();
+                return CompletableFuture.completedFuture(ImmutableList.of());
             }
-            planning = inFlight.toArray(CompletableFuture[]::new);
+            if (!prunesFiles()) {
+                // no metadata to read: splits straight from the listing, at most a batch at a time
+                while (ready.size() < batchSize && next < files.size()) {
+                    ready.addAll(unprunedSplits(files.get(next++)));
+                }
+                return CompletableFuture.completedFuture(take(batchSize));
+            }
+            startPlanning();
+            collectPlanned();
+            if (!ready.isEmpty() || inFlight.isEmpty()) {
+                List<ConnectorSplit> batch = take(batchSize);
+                startPlanning();
+                return CompletableFuture.completedFuture(batch);
+            }
+            pending = inFlight.stream().map(Planning::result).toArray(CompletableFuture[]::new);
         }
-        if (planning.length == 0) {
-            return CompletableFuture.completedFuture(ImmutableList.of());
-        }
-        return CompletableFuture.anyOf(planning).thenApply(_ -> takePlanned(Math.max(1, maxSize)));
+        // hand out splits as soon as any file is planned: cold, workers read the first files while the rest are planned
+        return CompletableFuture.anyOf(pending)
+                .handle((_, _) -> null)
+                .thenApply(_ -> {
+                    synchronized (this) {
+                        collectPlanned();
+                        List<ConnectorSplit> batch = take(batchSize);
+                        startPlanning();
+                        return batch;
+                    }
+                });
     }
 
-    private synchronized List<ConnectorSplit> takePlanned(int maxFiles)
+    /**
+     * Uses the engine's newest dynamic filter from now on; files already planned with a wider one stay correct.
+     */
+    private void narrow(DynamicFilterSnapshot snapshot)
     {
-        ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
-        int taken = 0;
-        Iterator<CompletableFuture<List<ConnectorSplit>>> iterator = inFlight.iterator();
-        while (iterator.hasNext() && taken < maxFiles) {
-            CompletableFuture<List<ConnectorSplit>> future = iterator.next();
-            if (future.isDone()) {
-                splits.addAll(future.join());
+        TupleDomain<ColumnHandle> dynamicFilter = snapshot.currentPredicate();
+        if (dynamicFilter.equals(lastDynamicFilter)) {
+            return;
+        }
+        if (lastDynamicFilter != null) {
+            dynamicFilterUpdates.incrementAndGet();
+        }
+        lastDynamicFilter = dynamicFilter;
+        constraint = tableConstraint.intersect(snapshot.currentPredicate().transformKeys(ParquetBloomColumnHandle.class::cast));
+    }
+
+    // guarded by this
+    private void startPlanning()
+    {
+        while (!closed && next < files.size() && inFlight.size() < window && ready.size() < MAX_OUTSTANDING_SPLITS) {
+            PlannedFile file = files.get(next++);
+            ListenableFutureTask<List<ConnectorSplit>> task = ListenableFutureTask.create(() -> planFile(file));
+            inFlight.add(new Planning(task, toCompletableFuture(task)));
+            executor.execute(task);
+        }
+    }
+
+    // guarded by this
+    private void collectPlanned()
+    {
+        Iterator<Planning> iterator = inFlight.iterator();
+        while (iterator.hasNext()) {
+            Planning planning = iterator.next();
+            if (planning.task().isDone()) {
                 iterator.remove();
-                taken++;
+                if (!planning.task().isCancelled()) {
+                    ready.addAll(planning.result().join());
+                }
             }
         }
-        return splits.build();
+    }
+
+    // guarded by this
+    private List<ConnectorSplit> take(int maxSize)
+    {
+        ImmutableList.Builder<ConnectorSplit> batch = ImmutableList.builder();
+        for (int i = 0; i < maxSize && !ready.isEmpty(); i++) {
+            batch.add(ready.poll());
+        }
+        return batch.build();
     }
 
     private boolean prunesFiles()
@@ -156,12 +231,18 @@ final class ParquetBloomSplitSource
 
     private List<ConnectorSplit> planFile(PlannedFile planned)
     {
+        TupleDomain<ParquetBloomColumnHandle> predicate = constraint;
         S3ObjectInfo object = planned.file().object();
+        filesPlanned.incrementAndGet();
         try {
+            if (predicate.isNone()) {
+                filesPruned.incrementAndGet();
+                return ImmutableList.of();
+            }
             ParquetFileMetadata file = cache.footer(object, table, pruningRequests, cacheStats);
             MessageType schema = file.metadata().getFileMetaData().getSchema();
             Map<String, Domain> domains = new HashMap<>();
-            for (Map.Entry<ParquetBloomColumnHandle, Domain> entry : constraint.getDomains().orElseThrow().entrySet()) {
+            for (Map.Entry<ParquetBloomColumnHandle, Domain> entry : predicate.getDomains().orElseThrow().entrySet()) {
                 // a mismatching column is left to the worker, which reports it with the file's name
                 if (resolver.resolve(entry.getKey(), schema) instanceof FileColumnResolver.Resolution.Match) {
                     domains.put(entry.getKey().name(), entry.getValue());
@@ -177,6 +258,10 @@ final class ParquetBloomSplitSource
             return splitsOf(planned, file.blocks(), survivors);
         }
         catch (Exception e) {
+            if (closed) {
+                // interrupted by close(): nobody takes these splits
+                return ImmutableList.of();
+            }
             filesFailedOpen.incrementAndGet();
             return unprunedSplits(planned);
         }
@@ -237,21 +322,53 @@ final class ParquetBloomSplitSource
         metrics.put("s3ListRequests", new LongCount(planningStats.listRequests()));
         metrics.put("s3PlanningGetRequests", new LongCount(planningStats.getRequests() + pruningRequests.getRequests()));
         metrics.put("s3PlanningBytesRead", new LongCount(planningStats.getBytes() + pruningRequests.getBytes()));
+        metrics.put("s3PlanningRetries", new LongCount(planningStats.retries() + pruningRequests.retries()));
         metrics.put("filesTotal", new LongCount(files.size()));
+        metrics.put("filesPlanned", new LongCount(filesPlanned.get()));
         metrics.put("filesPrunedBeforeSplits", new LongCount(filesPruned.get()));
         metrics.put("filesFailedOpenBeforeSplits", new LongCount(filesFailedOpen.get()));
+        metrics.put("planningDynamicFilterUpdates", new LongCount(dynamicFilterUpdates.get()));
+        synchronized (this) {
+            metrics.put("filesNotPlannedOnClose", new LongCount(filesCancelled));
+        }
         metrics.put("planningMetadataCacheFooterHits", new LongCount(cacheStats.footerHits()));
         metrics.put("planningMetadataCacheFilterHits", new LongCount(cacheStats.filterHits()));
         pruningStats.toMetrics().forEach((name, value) -> metrics.put("planning" + Character.toUpperCase(name.charAt(0)) + name.substring(1), value));
         return new Metrics(metrics.buildKeepingLast());
     }
 
+    /**
+     * The engine no longer wants splits (the query ended, was cancelled, or has its {@code LIMIT}): queued files are
+     * never planned and running ones are interrupted, so no S3 request of this query outlives it by more than the
+     * one in progress.
+     */
     @Override
-    public void close() {}
+    public synchronized void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        filesCancelled = files.size() - next;
+        next = files.size();
+        ready.clear();
+        cancelInFlight();
+    }
+
+    // guarded by this
+    private void cancelInFlight()
+    {
+        for (Planning planning : inFlight) {
+            if (planning.task().cancel(true)) {
+                filesCancelled++;
+            }
+        }
+        inFlight.clear();
+    }
 
     @Override
     public synchronized boolean isFinished()
     {
-        return next >= files.size() && inFlight.isEmpty();
+        return next >= files.size() && inFlight.isEmpty() && ready.isEmpty();
     }
 }

@@ -2,6 +2,7 @@ package io.parquetbloom.s3;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
+import jakarta.annotation.PreDestroy;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -14,18 +15,30 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.StsClientBuilder;
+import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Builds the one AWS SDK v2 client a catalog uses on a node.
+ * Builds the one AWS SDK v2 client a catalog uses on a node, with the credential forms of Trino's S3 file system:
+ * static keys, the SDK's default chain (environment, system properties, web identity as on EKS IRSA, profiles with
+ * SSO or assume-role, container and instance credentials), and on top of either an IAM role assumed through STS.
+ * Everything it builds is closed when the catalog shuts down.
  */
 public class S3ClientProvider
         implements Provider<S3Client>
 {
     private final S3Config config;
+    // guarded by this
+    private final List<SdkAutoCloseable> built = new ArrayList<>();
+    private S3Client client;
 
     @Inject
     public S3ClientProvider(S3Config config)
@@ -34,8 +47,11 @@ public class S3ClientProvider
     }
 
     @Override
-    public S3Client get()
+    public synchronized S3Client get()
     {
+        if (client != null) {
+            return client;
+        }
         S3ClientBuilder builder = S3Client.builder()
                 .httpClientBuilder(ApacheHttpClient.builder()
                         .maxConnections(config.getMaxConnections())
@@ -47,12 +63,28 @@ public class S3ClientProvider
                 // ranged reads of immutable Parquet objects: no payload checksums (S3-compatible servers differ in support)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                // the standard strategy retries throttling and 5xx with exponential backoff and jitter
+                // the standard strategy retries throttling, 5xx and I/O errors with exponential backoff and jitter, and
+                // backs off longer after throttling
                 .overrideConfiguration(override -> override.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                         .maxAttempts(config.getMaxErrorRetries() + 1)
                         .build()));
         config.getEndpoint().map(URI::create).ifPresent(builder::endpointOverride);
-        return builder.build();
+        client = builder.build();
+        built.add(client);
+        return client;
+    }
+
+    /**
+     * The S3 client, its connection pool and its credential refresh threads go with the catalog.
+     */
+    @PreDestroy
+    public synchronized void close()
+    {
+        // the client first: it may be using the credentials
+        for (SdkAutoCloseable closeable : built.reversed()) {
+            closeable.close();
+        }
+        built.clear();
     }
 
     private Region region()
@@ -71,9 +103,34 @@ public class S3ClientProvider
 
     private AwsCredentialsProvider credentials()
     {
+        AwsCredentialsProvider base;
         if (config.getAwsAccessKey().isPresent()) {
-            return StaticCredentialsProvider.create(AwsBasicCredentials.create(config.getAwsAccessKey().get(), config.getAwsSecretKey().orElseThrow()));
+            base = StaticCredentialsProvider.create(AwsBasicCredentials.create(config.getAwsAccessKey().get(), config.getAwsSecretKey().orElseThrow()));
         }
-        return DefaultCredentialsProvider.builder().build();
+        else {
+            DefaultCredentialsProvider chain = DefaultCredentialsProvider.builder().build();
+            built.add(chain);
+            base = chain;
+        }
+        if (config.getIamRole().isEmpty()) {
+            return base;
+        }
+        StsClientBuilder sts = StsClient.builder()
+                .credentialsProvider(base)
+                .region(config.getStsRegion().map(Region::of).orElseGet(this::region));
+        config.getStsEndpoint().map(URI::create).ifPresent(sts::endpointOverride);
+        StsClient stsClient = sts.build();
+        built.add(stsClient);
+        StsAssumeRoleCredentialsProvider assumed = StsAssumeRoleCredentialsProvider.builder()
+                .stsClient(stsClient)
+                .refreshRequest(request -> {
+                    request.roleArn(config.getIamRole().get()).roleSessionName(config.getRoleSessionName());
+                    config.getExternalId().ifPresent(request::externalId);
+                })
+                // credentials are refreshed in the background before they expire, so no query waits on STS
+                .asyncCredentialUpdateEnabled(true)
+                .build();
+        built.add(assumed);
+        return assumed;
     }
 }

@@ -29,6 +29,23 @@ public class S3Config
     private Duration socketReadTimeout = new Duration(30, SECONDS);
     private int maxErrorRetries = 10;
     private int maxConnections = 500;
+    private String iamRole;
+    private String externalId;
+    private String roleSessionName = "trino-parquet-bloom";
+    private String stsEndpoint;
+    private String stsRegion;
+    private S3SseType sseType = S3SseType.NONE;
+    private String sseKmsKeyId;
+    private String sseCustomerKey;
+
+    /**
+     * Server-side encryption of the objects read. Only SSE-C changes reads (S3 needs the key on every GET); the
+     * others are accepted so a Hive or Iceberg catalog's S3 section can be copied as it is.
+     */
+    public enum S3SseType
+    {
+        NONE, S3, KMS, CUSTOMER
+    }
 
     public Optional<String> getEndpoint()
     {
@@ -165,5 +182,137 @@ public class S3Config
     {
         this.maxConnections = maxConnections;
         return this;
+    }
+
+    public Optional<String> getIamRole()
+    {
+        return Optional.ofNullable(iamRole);
+    }
+
+    @Config("s3.iam-role")
+    @ConfigDescription("ARN of an IAM role to assume (through STS) with the configured or default credentials")
+    public S3Config setIamRole(String iamRole)
+    {
+        this.iamRole = iamRole;
+        return this;
+    }
+
+    public Optional<String> getExternalId()
+    {
+        return Optional.ofNullable(externalId);
+    }
+
+    @Config("s3.external-id")
+    @ConfigSecuritySensitive
+    @ConfigDescription("External ID the trust policy of s3.iam-role requires")
+    public S3Config setExternalId(String externalId)
+    {
+        this.externalId = externalId;
+        return this;
+    }
+
+    @NotNull
+    public String getRoleSessionName()
+    {
+        return roleSessionName;
+    }
+
+    @Config("s3.role-session-name")
+    @ConfigDescription("Session name of the assumed s3.iam-role, as CloudTrail shows it")
+    public S3Config setRoleSessionName(String roleSessionName)
+    {
+        this.roleSessionName = roleSessionName;
+        return this;
+    }
+
+    public Optional<String> getStsEndpoint()
+    {
+        return Optional.ofNullable(stsEndpoint);
+    }
+
+    @Config("s3.sts.endpoint")
+    @ConfigDescription("STS endpoint URL used to assume s3.iam-role; default: STS of s3.sts.region")
+    public S3Config setStsEndpoint(String stsEndpoint)
+    {
+        this.stsEndpoint = stsEndpoint;
+        return this;
+    }
+
+    @AssertTrue(message = "s3.sts.endpoint must be an http:// or https:// URL")
+    public boolean isStsEndpointValid()
+    {
+        return stsEndpoint == null || stsEndpoint.matches("https?://[^\\s/]+(/.*)?");
+    }
+
+    public Optional<String> getStsRegion()
+    {
+        return Optional.ofNullable(stsRegion);
+    }
+
+    @Config("s3.sts.region")
+    @ConfigDescription("Region of STS used to assume s3.iam-role; default: s3.region")
+    public S3Config setStsRegion(String stsRegion)
+    {
+        this.stsRegion = stsRegion;
+        return this;
+    }
+
+    @AssertTrue(message = "s3.external-id, s3.sts.endpoint and s3.sts.region apply only with s3.iam-role")
+    public boolean isStsSettingsWithRole()
+    {
+        return iamRole != null || (externalId == null && stsEndpoint == null && stsRegion == null);
+    }
+
+    @NotNull
+    public S3SseType getSseType()
+    {
+        return sseType;
+    }
+
+    @Config("s3.sse.type")
+    @ConfigDescription("Server-side encryption of the objects: NONE, S3, KMS or CUSTOMER (SSE-C, needs s3.sse.customer-key)")
+    public S3Config setSseType(S3SseType sseType)
+    {
+        this.sseType = sseType;
+        return this;
+    }
+
+    public Optional<String> getSseKmsKeyId()
+    {
+        return Optional.ofNullable(sseKmsKeyId);
+    }
+
+    @Config("s3.sse.kms-key-id")
+    @ConfigDescription("KMS key of SSE-KMS objects (reads need only kms:Decrypt on it; accepted for Hive/Iceberg parity)")
+    public S3Config setSseKmsKeyId(String sseKmsKeyId)
+    {
+        this.sseKmsKeyId = sseKmsKeyId;
+        return this;
+    }
+
+    /**
+     * The SSE-C key, only when {@code s3.sse.type=CUSTOMER}.
+     */
+    public Optional<String> getSseCustomerKey()
+    {
+        return sseType == S3SseType.CUSTOMER ? Optional.ofNullable(sseCustomerKey) : Optional.empty();
+    }
+
+    @Config("s3.sse.customer-key")
+    @ConfigSecuritySensitive
+    @ConfigDescription("Base64 256-bit key of SSE-C objects, with s3.sse.type=CUSTOMER")
+    public S3Config setSseCustomerKey(String sseCustomerKey)
+    {
+        this.sseCustomerKey = sseCustomerKey;
+        return this;
+    }
+
+    @AssertTrue(message = "s3.sse.type=CUSTOMER needs s3.sse.customer-key: a base64 256-bit key; s3.sse.customer-key applies only with s3.sse.type=CUSTOMER")
+    public boolean isSseCustomerKeyValid()
+    {
+        if (sseType == S3SseType.CUSTOMER) {
+            return sseCustomerKey != null && SseCustomerKey.isValid(sseCustomerKey);
+        }
+        return sseCustomerKey == null;
     }
 }

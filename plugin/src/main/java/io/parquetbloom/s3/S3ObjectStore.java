@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
@@ -35,11 +36,23 @@ import static java.util.Objects.requireNonNull;
 public class S3ObjectStore
 {
     private final S3Client client;
+    private final Optional<SseCustomerKey> customerKey;
 
     @Inject
+    public S3ObjectStore(S3Client client, S3Config config)
+    {
+        this(client, config.getSseCustomerKey().map(SseCustomerKey::of));
+    }
+
     public S3ObjectStore(S3Client client)
     {
+        this(client, Optional.empty());
+    }
+
+    private S3ObjectStore(S3Client client, Optional<SseCustomerKey> customerKey)
+    {
         this.client = requireNonNull(client, "client is null");
+        this.customerKey = requireNonNull(customerKey, "customerKey is null");
     }
 
     /**
@@ -85,7 +98,8 @@ public class S3ObjectStore
             ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
                     .bucket(folder.bucket())
                     .prefix(folder.key())
-                    .continuationToken(continuationToken);
+                    .continuationToken(continuationToken)
+                    .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats)));
             if (delimited) {
                 request.delimiter("/");
             }
@@ -117,10 +131,15 @@ public class S3ObjectStore
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
-                .range("bytes=%d-%d".formatted(position, position + length - 1));
+                .range("bytes=%d-%d".formatted(position, position + length - 1))
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats)));
         if (object.hasEtag()) {
             request.ifMatch(quoted(object.etag()));
         }
+        customerKey.ifPresent(key -> request
+                .sseCustomerAlgorithm(key.algorithm())
+                .sseCustomerKey(key.keyBase64())
+                .sseCustomerKeyMD5(key.keyMd5Base64()));
         byte[] bytes;
         try {
             ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request.build());
@@ -130,6 +149,9 @@ public class S3ObjectStore
             stats.recordGet(0);
             if (e instanceof AwsServiceException service && service.statusCode() == 412) {
                 throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object %s changed while the query ran: it no longer has the ETag %s it was listed with; run the query again (with metadata.listing-cache-ttl set, once the cached listing has expired)".formatted(location, object.etag()), e);
+            }
+            if (e instanceof NoSuchKeyException || (e instanceof AwsServiceException service && service.statusCode() == 404 && !"NoSuchBucket".equals(errorCode(service)))) {
+                throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object %s was deleted while the query ran (it was listed with ETag %s); run the query again (with metadata.listing-cache-ttl set, once the cached listing has expired)".formatted(location, object.etag()), e);
             }
             throw translate("read", location, e);
         }
@@ -149,10 +171,10 @@ public class S3ObjectStore
             return new TrinoException(PARQUET_BLOOM_OBJECT_NOT_FOUND, "Cannot %s %s: object not found".formatted(action, location), e);
         }
         if (e instanceof AwsServiceException service) {
-            String code = service.awsErrorDetails() != null ? service.awsErrorDetails().errorCode() : null;
+            String code = errorCode(service);
             int status = service.statusCode();
             if (status == 403) {
-                return new TrinoException(PARQUET_BLOOM_S3_ACCESS_DENIED, "Access denied to %s (%s): check s3.aws-access-key, s3.aws-secret-key and the bucket policy".formatted(location, code), e);
+                return new TrinoException(PARQUET_BLOOM_S3_ACCESS_DENIED, "Access denied to %s (%s): check the catalog's S3 credentials (s3.aws-access-key, s3.iam-role, the default credential chain), s3.sse.* and the bucket policy".formatted(location, code), e);
             }
             if (status == 404 && "NoSuchBucket".equals(code)) {
                 return new TrinoException(PARQUET_BLOOM_BUCKET_NOT_FOUND, "Cannot %s %s: bucket %s does not exist".formatted(action, location, location.bucket()), e);
@@ -166,6 +188,11 @@ public class S3ObjectStore
             return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: S3 answered %d %s".formatted(action, location, status, code), e);
         }
         return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: %s".formatted(action, location, e.getMessage()), e);
+    }
+
+    private static String errorCode(AwsServiceException service)
+    {
+        return service.awsErrorDetails() != null ? service.awsErrorDetails().errorCode() : null;
     }
 
     private static String quoted(String etag)

@@ -3,13 +3,17 @@ package io.parquetbloom.s3;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Requests and bytes of one reader (a page source, or the split manager for one query). Thread-safe.
+ * Requests and bytes of one reader (a page source, or the split manager for one query), and the retries the AWS
+ * SDK's retry strategy made for them. Thread-safe.
  */
 public final class S3RequestStats
 {
     private final AtomicLong getRequests = new AtomicLong();
     private final AtomicLong getBytes = new AtomicLong();
     private final AtomicLong listRequests = new AtomicLong();
+    private final AtomicLong retries = new AtomicLong();
+    private final AtomicLong throttledAttempts = new AtomicLong();
+    private final AtomicLong failedAttempts = new AtomicLong();
 
     public void recordGet(long bytes)
     {
@@ -20,6 +24,18 @@ public final class S3RequestStats
     void recordList()
     {
         listRequests.incrementAndGet();
+    }
+
+    /**
+     * @param retries attempts after the first
+     * @param throttled attempts S3 answered with throttling (503 SlowDown and the like)
+     * @param failed attempts that failed for any reason (throttling, 5xx, cut connections, timeouts)
+     */
+    void recordAttempts(int retries, int throttled, int failed)
+    {
+        this.retries.addAndGet(retries);
+        this.throttledAttempts.addAndGet(throttled);
+        this.failedAttempts.addAndGet(failed);
     }
 
     public long getRequests()
@@ -35,5 +51,20 @@ public final class S3RequestStats
     public long listRequests()
     {
         return listRequests.get();
+    }
+
+    public long retries()
+    {
+        return retries.get();
+    }
+
+    public long throttledAttempts()
+    {
+        return throttledAttempts.get();
+    }
+
+    public long failedAttempts()
+    {
+        return failedAttempts.get();
     }
 }

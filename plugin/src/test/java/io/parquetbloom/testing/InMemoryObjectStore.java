@@ -11,6 +11,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
@@ -24,6 +25,7 @@ public final class InMemoryObjectStore
 {
     private final byte[] bytes;
     private final LongPredicate failing;
+    private final AtomicLong gets = new AtomicLong();
 
     public InMemoryObjectStore(byte[] bytes)
     {
@@ -42,6 +44,14 @@ public final class InMemoryObjectStore
         this.failing = failing;
     }
 
+    /**
+     * Every GET this store answered, whatever the caller's statistics.
+     */
+    public long gets()
+    {
+        return gets.get();
+    }
+
     public S3ObjectInfo object()
     {
         return new S3ObjectInfo(new S3Location("bucket", "table/file.parquet"), bytes.length, "etag-1");
@@ -51,6 +61,7 @@ public final class InMemoryObjectStore
     public byte[] read(S3ObjectInfo object, long position, int length, S3RequestStats stats)
     {
         stats.recordGet(length);
+        gets.incrementAndGet();
         if (failing.test(position)) {
             throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot read %s: S3 answered 503 SlowDown".formatted(object.location()));
         }
