@@ -185,6 +185,9 @@ public class ParquetBloomPageSource
         metrics.putAll(pruningStats.toMetrics());
         metrics.put("s3GetRequests", new LongCount(requestStats.getRequests()));
         metrics.put("s3BytesRead", new LongCount(requestStats.getBytes()));
+        metrics.put("s3Retries", new LongCount(requestStats.retries()));
+        metrics.put("s3ThrottledAttempts", new LongCount(requestStats.throttledAttempts()));
+        metrics.put("s3FailedAttempts", new LongCount(requestStats.failedAttempts()));
         metrics.put("metadataCacheFooterHits", new LongCount(cacheStats.footerHits()));
         metrics.put("metadataCacheFooterMisses", new LongCount(cacheStats.footerMisses()));
         metrics.put("metadataCacheFilterHits", new LongCount(cacheStats.filterHits()));

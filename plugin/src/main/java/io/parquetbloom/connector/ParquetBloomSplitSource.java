@@ -323,6 +323,8 @@ final class ParquetBloomSplitSource
         metrics.put("s3PlanningGetRequests", new LongCount(planningStats.getRequests() + pruningRequests.getRequests()));
         metrics.put("s3PlanningBytesRead", new LongCount(planningStats.getBytes() + pruningRequests.getBytes()));
         metrics.put("s3PlanningRetries", new LongCount(planningStats.retries() + pruningRequests.retries()));
+        metrics.put("s3PlanningThrottledAttempts", new LongCount(planningStats.throttledAttempts() + pruningRequests.throttledAttempts()));
+        metrics.put("s3PlanningFailedAttempts", new LongCount(planningStats.failedAttempts() + pruningRequests.failedAttempts()));
         metrics.put("filesTotal", new LongCount(files.size()));
         metrics.put("filesPlanned", new LongCount(filesPlanned.get()));
         metrics.put("filesPrunedBeforeSplits", new LongCount(filesPruned.get()));

@@ -1,5 +1,6 @@
 package io.parquetbloom.s3;
 
+import com.google.common.base.Throwables;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.spi.TrinoException;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import static com.google.common.base.MoreObjects.firstNonNull;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BUCKET_NOT_FOUND;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
@@ -185,9 +187,28 @@ public class S3ObjectStore
             if (status == 416) {
                 return new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot %s %s: range not satisfiable (object shorter than its metadata says)".formatted(action, location), e);
             }
-            return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: S3 answered %d %s".formatted(action, location, status, code), e);
+            return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: S3 answered %d %s%s".formatted(action, location, status, code, attempts(e)), e);
         }
-        return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: %s".formatted(action, location, e.getMessage()), e);
+        return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: %s%s".formatted(action, location, cause(e), attempts(e)), e);
+    }
+
+    /**
+     * What went wrong below the SDK's summary ("Failed to read response."): the cut connection or the timeout.
+     */
+    private static String cause(SdkException e)
+    {
+        String message = firstNonNull(e.rawMessage(), e.getClass().getSimpleName());
+        Throwable root = Throwables.getRootCause(e);
+        if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
+            return "%s (%s: %s)".formatted(message, root.getClass().getSimpleName(), root.getMessage());
+        }
+        return message;
+    }
+
+    private static String attempts(SdkException e)
+    {
+        Integer attempts = e.numAttempts();
+        return attempts == null || attempts <= 1 ? "" : " after %d attempts".formatted(attempts);
     }
 
     private static String errorCode(AwsServiceException service)

@@ -6,6 +6,7 @@ import io.airlift.log.Logging;
 import io.parquetbloom.connector.ParquetBloomPlugin;
 import io.parquetbloom.demo.DemoDataset;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.tests.CountingProxy;
 import io.parquetbloom.tests.QueryMetrics;
 import io.trino.Session;
 import io.trino.plugin.hive.HivePlugin;

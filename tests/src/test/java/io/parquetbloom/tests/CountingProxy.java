@@ -1,4 +1,4 @@
-package io.parquetbloom.benchmarks;
+package io.parquetbloom.tests;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,10 +21,31 @@ import java.util.concurrent.atomic.AtomicLong;
  * by method, and that delays every request by a fixed latency to model S3's time to first byte. Requests pass
  * through byte for byte, so SigV4 signatures (which cover the Host header) stay valid. Paths containing
  * {@code ignoredPathPart} (the Hive file metastore's objects) are neither delayed nor counted.
+ * <p>
+ * With {@link #injectFaults}, a seeded fraction of object GETs fails the way S3 and networks fail: {@code 503 SlowDown},
+ * {@code 500 InternalError}, a body cut halfway with the connection closed, a stall longer than any sane socket
+ * timeout, and the answers S3 gives for an object deleted ({@code 404 NoSuchKey}) or rewritten ({@code 412}, the
+ * listed ETag no longer matches) after the query planned it.
  */
-final class CountingProxy
+public final class CountingProxy
         implements AutoCloseable
 {
+    public enum Fault
+    {
+        SLOW_DOWN, INTERNAL_ERROR, CUT_BODY, STALL, DELETED, REWRITTEN
+    }
+
+    /**
+     * @param fractions fraction of object GETs that fail with each fault
+     */
+    public record FaultMix(String name, Map<Fault, Double> fractions, long seed, long stallMillis)
+    {
+        public static FaultMix none()
+        {
+            return new FaultMix("none", Map.of(), 0, 0);
+        }
+    }
+
     private final ServerSocket server;
     private final int upstreamPort;
     private final long latencyMillis;
@@ -35,9 +57,12 @@ final class CountingProxy
     });
     private final Map<String, AtomicLong> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> bytes = new ConcurrentHashMap<>();
+    private final Map<Fault, AtomicLong> injected = new ConcurrentHashMap<>();
+    private volatile FaultMix faults = FaultMix.none();
+    private volatile Random faultRandom = new Random(0);
     private volatile boolean closed;
 
-    CountingProxy(int upstreamPort, long latencyMillis, String ignoredPathPart)
+    public CountingProxy(int upstreamPort, long latencyMillis, String ignoredPathPart)
             throws IOException
     {
         this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
@@ -47,7 +72,7 @@ final class CountingProxy
         threads.execute(this::acceptLoop);
     }
 
-    String endpoint()
+    public String endpoint()
     {
         return "http://127.0.0.1:" + server.getLocalPort();
     }
@@ -58,9 +83,9 @@ final class CountingProxy
      * @param lists ListObjects requests
      * @param heads HEAD requests
      */
-    record Counts(long gets, long getBytes, long lists, long heads) {}
+    public record Counts(long gets, long getBytes, long lists, long heads) {}
 
-    Counts counts()
+    public Counts counts()
     {
         return new Counts(get(requests, "GET"), get(bytes, "GET"), get(requests, "LIST"), get(requests, "HEAD"));
     }
@@ -77,10 +102,47 @@ final class CountingProxy
         return slash < 0 || slash == trimmed.length() - 1;
     }
 
-    void reset()
+    public void reset()
     {
         requests.clear();
         bytes.clear();
+    }
+
+    /**
+     * Faults from now on; {@link FaultMix#none()} ends them.
+     */
+    public void injectFaults(FaultMix mix)
+    {
+        faultRandom = new Random(mix.seed());
+        faults = mix;
+    }
+
+    public Map<Fault, Long> injectedFaults()
+    {
+        Map<Fault, Long> counts = new java.util.EnumMap<>(Fault.class);
+        injected.forEach((fault, count) -> counts.put(fault, count.get()));
+        return counts;
+    }
+
+    private Fault drawFault()
+    {
+        FaultMix mix = faults;
+        if (mix.fractions().isEmpty()) {
+            return null;
+        }
+        double draw;
+        Random random = faultRandom;
+        synchronized (random) {
+            draw = random.nextDouble();
+        }
+        for (Fault fault : Fault.values()) {
+            draw -= mix.fractions().getOrDefault(fault, 0.0);
+            if (draw < 0) {
+                injected.computeIfAbsent(fault, _ -> new AtomicLong()).incrementAndGet();
+                return fault;
+            }
+        }
+        return null;
     }
 
     private static long get(Map<String, AtomicLong> counters, String method)
@@ -136,6 +198,14 @@ final class CountingProxy
                         Thread.sleep(latencyMillis);
                     }
                 }
+                Fault fault = counted && method.equals("GET") ? drawFault() : null;
+                if (fault != null) {
+                    // the SDK sends the next request only after it read this response: nothing else writes to the client now
+                    if (!injectFault(fault, head, client)) {
+                        return;
+                    }
+                    continue;
+                }
                 synchronized (currentMethod) {
                     currentMethod[0] = method;
                     currentCounted[0] = counted;
@@ -148,6 +218,78 @@ final class CountingProxy
         catch (IOException | InterruptedException e) {
             // a client or the server closed the connection
         }
+    }
+
+    /**
+     * Answers one object GET with {@code fault} instead of S3.
+     *
+     * @return whether the client connection stays usable
+     */
+    private boolean injectFault(Fault fault, byte[] head, Socket client)
+            throws IOException, InterruptedException
+    {
+        OutputStream out = client.getOutputStream();
+        switch (fault) {
+            case SLOW_DOWN -> out.write(errorResponse(503, "Slow Down", "SlowDown", "Please reduce your request rate."));
+            case INTERNAL_ERROR -> out.write(errorResponse(500, "Internal Server Error", "InternalError", "We encountered an internal error. Please try again."));
+            case DELETED -> out.write(errorResponse(404, "Not Found", "NoSuchKey", "The specified key does not exist."));
+            case REWRITTEN -> out.write(errorResponse(412, "Precondition Failed", "PreconditionFailed", "At least one of the pre-conditions you specified did not hold"));
+            case CUT_BODY, STALL -> {
+                // the real answer, fetched on a connection of its own, of which the client gets half
+                byte[] response = fetch(head);
+                int bodyStart = indexOfBlankLine(response) + 4;
+                out.write(response, 0, bodyStart + (response.length - bodyStart) / 2);
+                out.flush();
+                if (fault == Fault.STALL) {
+                    Thread.sleep(faults.stallMillis());
+                }
+                client.close();
+                return false;
+            }
+        }
+        out.flush();
+        return true;
+    }
+
+    private byte[] fetch(byte[] head)
+            throws IOException
+    {
+        try (Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
+            upstream.getOutputStream().write(head);
+            upstream.getOutputStream().flush();
+            InputStream in = upstream.getInputStream();
+            byte[] responseHead = readHead(in);
+            if (responseHead == null) {
+                throw new IOException("upstream closed the connection");
+            }
+            long length = contentLength(new String(responseHead, StandardCharsets.ISO_8859_1));
+            ByteArrayOutputStream response = new ByteArrayOutputStream();
+            response.write(responseHead);
+            copyExactly(in, response, length);
+            return response.toByteArray();
+        }
+    }
+
+    private static int indexOfBlankLine(byte[] response)
+    {
+        for (int i = 0; i + 3 < response.length; i++) {
+            if (response[i] == '\r' && response[i + 1] == '\n' && response[i + 2] == '\r' && response[i + 3] == '\n') {
+                return i;
+            }
+        }
+        return response.length - 4;
+    }
+
+    private static byte[] errorResponse(int status, String reason, String code, String message)
+    {
+        String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>%s</Code><Message>%s</Message><RequestId>fault</RequestId></Error>".formatted(code, message);
+        byte[] bodyBytes = body.getBytes(StandardCharsets.UTF_8);
+        String head = "HTTP/1.1 %d %s\r\nContent-Type: application/xml\r\nContent-Length: %d\r\nx-amz-request-id: fault\r\n\r\n".formatted(status, reason, bodyBytes.length);
+        byte[] headBytes = head.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] response = new byte[headBytes.length + bodyBytes.length];
+        System.arraycopy(headBytes, 0, response, 0, headBytes.length);
+        System.arraycopy(bodyBytes, 0, response, headBytes.length, bodyBytes.length);
+        return response;
     }
 
     private void copyResponses(Socket upstream, Socket client, String[] currentMethod, boolean[] currentCounted)

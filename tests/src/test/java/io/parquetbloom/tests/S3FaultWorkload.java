@@ -1,0 +1,214 @@
+package io.parquetbloom.tests;
+
+import io.trino.Session;
+import io.trino.server.BasicQueryInfo;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryFailedException;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Lookups of {@code telemetry.events} (present key, absent key, IN list, join) while the S3 front injects a fault mix;
+ * each query must return the oracle's answer or fail with a {@code PARQUET_BLOOM_*} error that names the object, and
+ * none may hang. Used by the test (tens of queries per mix) and the fault benchmark (hundreds).
+ */
+public final class S3FaultWorkload
+{
+    public static final long HANG_SECONDS = 120;
+
+    /**
+     * @param failures failed queries by error code, each of which named the object
+     * @param unnamed failures that were not a {@code PARQUET_BLOOM_*} error naming an object (must be none)
+     * @param wrong queries whose rows differ from the oracle (must be none)
+     * @param hung queries that did not end within {@link #HANG_SECONDS} (must be none)
+     */
+    public record Outcome(
+            String mix,
+            int queries,
+            int correct,
+            Map<String, Integer> failures,
+            List<String> failureExamples,
+            List<String> unnamed,
+            int wrong,
+            int hung,
+            long retries,
+            long throttledAttempts,
+            long failedAttempts,
+            Map<CountingProxy.Fault, Long> injected,
+            long p50Millis,
+            long maxMillis)
+    {
+        public String summary()
+        {
+            return "%s: %d queries, %d correct, failed %s, wrong %d, hung %d, unnamed %d; S3 retries %d (throttled attempts %d, failed attempts %d); injected %s; p50 %d ms, max %d ms"
+                    .formatted(mix, queries, correct, failures, wrong, hung, unnamed.size(), retries, throttledAttempts, failedAttempts, injected, p50Millis, maxMillis);
+        }
+    }
+
+    private final DistributedQueryRunner runner;
+    private final Session session;
+    private final TestingLake lake;
+    private final List<String> joinKeys;
+    private final CountingProxy proxy;
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    public S3FaultWorkload(DistributedQueryRunner runner, Session session, TestingLake lake, List<String> joinKeys, CountingProxy proxy)
+    {
+        this.runner = requireNonNull(runner, "runner is null");
+        this.session = requireNonNull(session, "session is null");
+        this.lake = requireNonNull(lake, "lake is null");
+        this.joinKeys = List.copyOf(joinKeys);
+        this.proxy = requireNonNull(proxy, "proxy is null");
+    }
+
+    public Outcome run(CountingProxy.FaultMix mix, int queries)
+    {
+        SplittableRandom random = new SplittableRandom(mix.seed());
+        Map<String, Integer> failures = new TreeMap<>();
+        List<String> examples = new ArrayList<>();
+        List<String> unnamed = new ArrayList<>();
+        List<Long> latencies = new ArrayList<>();
+        int correct = 0;
+        int wrong = 0;
+        int hung = 0;
+        long retries = 0;
+        long throttled = 0;
+        long failedAttempts = 0;
+        Map<CountingProxy.Fault, Long> before = proxy.injectedFaults();
+        proxy.injectFaults(mix);
+        try {
+            for (int i = 0; i < queries; i++) {
+                Lookup lookup = nextLookup(random);
+                long start = System.nanoTime();
+                Future<io.trino.testing.QueryRunner.MaterializedResultWithPlan> result = executor.submit(() -> runner.executeWithPlan(session, lookup.sql()));
+                try {
+                    MaterializedResult rows = result.get(HANG_SECONDS, TimeUnit.SECONDS).result();
+                    QueryMetrics metrics = QueryMetrics.of(runner, result.get().queryId());
+                    retries += metrics.get("s3Retries") + metrics.get("s3PlanningRetries");
+                    throttled += metrics.get("s3ThrottledAttempts") + metrics.get("s3PlanningThrottledAttempts");
+                    failedAttempts += metrics.get("s3FailedAttempts") + metrics.get("s3PlanningFailedAttempts");
+                    if (lookup.expected().equals(rows.getMaterializedRows().getFirst())) {
+                        correct++;
+                    }
+                    else {
+                        wrong++;
+                        examples.add("WRONG %s: got %s, expected %s".formatted(lookup.sql(), rows.getMaterializedRows(), lookup.expected()));
+                    }
+                }
+                catch (TimeoutException e) {
+                    hung++;
+                    result.cancel(true);
+                }
+                catch (ExecutionException e) {
+                    String code = "none";
+                    String message = String.valueOf(e.getCause());
+                    if (e.getCause() instanceof QueryFailedException failed && failed.getQueryId() != null) {
+                        BasicQueryInfo info = runner.getCoordinator().getDispatchManager().getQueryInfo(failed.getQueryId());
+                        code = info.getErrorCode() == null ? "none" : info.getErrorCode().getName();
+                        message = failed.getMessage();
+                    }
+                    if (code.startsWith("PARQUET_BLOOM_") && message.contains("s3://")) {
+                        failures.merge(code, 1, Integer::sum);
+                        if (examples.size() < 8) {
+                            examples.add("%s: %s".formatted(code, message));
+                        }
+                    }
+                    else {
+                        unnamed.add("%s: %s".formatted(code, message));
+                    }
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RuntimeException(e);
+                }
+                latencies.add((System.nanoTime() - start) / 1_000_000);
+            }
+        }
+        finally {
+            proxy.injectFaults(CountingProxy.FaultMix.none());
+        }
+        Map<CountingProxy.Fault, Long> injected = new TreeMap<>();
+        proxy.injectedFaults().forEach((fault, count) -> {
+            long delta = count - before.getOrDefault(fault, 0L);
+            if (delta > 0) {
+                injected.put(fault, delta);
+            }
+        });
+        latencies.sort(Long::compare);
+        return new Outcome(mix.name(), queries, correct, failures, examples, unnamed, wrong, hung, retries, throttled, failedAttempts, injected,
+                latencies.get(latencies.size() / 2), latencies.getLast());
+    }
+
+    private record Lookup(String sql, MaterializedRow expected) {}
+
+    private Lookup nextLookup(SplittableRandom random)
+    {
+        int kind = random.nextInt(100);
+        String aggregates = "count(*), coalesce(sum(e.seq % 1000), 0), min(e.seq), max(e.seq)";
+        if (kind < 40) {
+            String key = lake.devices().get(random.nextInt(lake.devices().size()));
+            return lookup("SELECT %s FROM events e WHERE e.device_id = '%s'".formatted(aggregates, key), row -> row.deviceId().equals(key));
+        }
+        if (kind < 65) {
+            String key = new UUID(random.nextLong(), random.nextLong()).toString();
+            return lookup("SELECT %s FROM events e WHERE e.device_id = '%s'".formatted(aggregates, key), row -> row.deviceId().equals(key));
+        }
+        if (kind < 85) {
+            Set<String> keys = new HashSet<>();
+            for (int i = 0; i < 5; i++) {
+                keys.add(i < 3 ? lake.devices().get(random.nextInt(lake.devices().size())) : new UUID(random.nextLong(), random.nextLong()).toString());
+            }
+            String list = keys.stream().map(key -> "'" + key + "'").collect(Collectors.joining(", "));
+            return lookup("SELECT %s FROM events e WHERE e.device_id IN (%s)".formatted(aggregates, list), row -> keys.contains(row.deviceId()));
+        }
+        List<TelemetryRow> joined = new ArrayList<>();
+        for (TelemetryRow row : lake.events()) {
+            for (String key : joinKeys) {
+                if (row.deviceId().equals(key)) {
+                    joined.add(row);
+                }
+            }
+        }
+        return new Lookup("SELECT %s FROM events e JOIN keys k ON e.device_id = k.device_id".formatted(aggregates), expected(joined));
+    }
+
+    private Lookup lookup(String sql, Predicate<TelemetryRow> predicate)
+    {
+        return new Lookup(sql, expected(lake.events().stream().filter(predicate).toList()));
+    }
+
+    private static MaterializedRow expected(List<TelemetryRow> rows)
+    {
+        List<Object> values = new ArrayList<>();
+        values.add((long) rows.size());
+        values.add(rows.stream().mapToLong(row -> row.seq() % 1000).sum());
+        values.add(rows.stream().mapToLong(TelemetryRow::seq).boxed().min(Long::compare).orElse(null));
+        values.add(rows.stream().mapToLong(TelemetryRow::seq).boxed().max(Long::compare).orElse(null));
+        return new MaterializedRow(values);
+    }
+
+    public void close()
+    {
+        executor.shutdownNow();
+    }
+
+}

@@ -1,0 +1,132 @@
+package io.parquetbloom.tests;
+
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.trino.Session;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.parquetbloom.tests.CountingProxy.Fault.CUT_BODY;
+import static io.parquetbloom.tests.CountingProxy.Fault.DELETED;
+import static io.parquetbloom.tests.CountingProxy.Fault.INTERNAL_ERROR;
+import static io.parquetbloom.tests.CountingProxy.Fault.REWRITTEN;
+import static io.parquetbloom.tests.CountingProxy.Fault.SLOW_DOWN;
+import static io.parquetbloom.tests.CountingProxy.Fault.STALL;
+import static io.trino.testing.TestingSession.testSessionBuilder;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * S3 failing the ways it does in production, injected into a seeded fraction of object GETs (footers, filters and
+ * column chunks alike; the metadata cache is off so every query reads metadata): every lookup returns the oracle's
+ * rows or fails with a {@code PARQUET_BLOOM_*} error naming the object, none hangs, and the AWS SDK's retries show in
+ * the query's metrics. {@code ./run bench faults} runs the same workload with hundreds of queries per mix.
+ */
+final class TestS3Faults
+        extends AbstractTestQueryFramework
+{
+    private static final int QUERIES_PER_MIX = 24;
+
+    private final TestingLake lake = new TestingLake();
+    private List<String> joinKeys;
+    private CountingProxy proxy;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        Path work = Files.createTempDirectory("parquet-bloom-faults");
+        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        try (S3Client client = s3.client()) {
+            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
+            lake.writeEvents(client, work);
+            joinKeys = lake.writeKeys(client, work, 10, 4);
+        }
+        String endpoint = s3.endpoint();
+        proxy = closeAfterClass(new CountingProxy(Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)), 0, "/never-ignored/"));
+        DistributedQueryRunner runner = ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
+        runner.createCatalog("faulty", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, faultyCatalog()));
+        return runner;
+    }
+
+    /**
+     * The catalog the fault runs use: every query reads metadata from S3, a stalled read gives up after a second, and
+     * the SDK makes up to four attempts.
+     */
+    public static Map<String, String> faultyCatalog()
+    {
+        return Map.of(
+                "metadata-cache.max-size", "0B",
+                "no-match-cache.enabled", "false",
+                "s3.socket-read-timeout", "1s",
+                "s3.connect-timeout", "1s");
+    }
+
+    @Test
+    void throttlingIsRetriedWithBackoff()
+    {
+        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("slow_down", Map.of(SLOW_DOWN, 0.15), 1, 0));
+        assertAllAnsweredOrNamed(outcome, Set.of(SLOW_DOWN));
+        assertThat(outcome.throttledAttempts()).isPositive();
+        assertThat(outcome.retries()).isPositive();
+    }
+
+    @Test
+    void serverErrorsAreRetried()
+    {
+        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("internal_error", Map.of(INTERNAL_ERROR, 0.15), 2, 0));
+        assertAllAnsweredOrNamed(outcome, Set.of(INTERNAL_ERROR));
+        assertThat(outcome.retries()).isPositive();
+        assertThat(outcome.throttledAttempts()).isZero();
+    }
+
+    @Test
+    void cutBodiesAndStallsAreRetried()
+    {
+        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("cut_body_and_stall", Map.of(CUT_BODY, 0.08, STALL, 0.04), 3, 3_000));
+        assertAllAnsweredOrNamed(outcome, Set.of(CUT_BODY, STALL));
+        assertThat(outcome.retries()).isPositive();
+    }
+
+    @Test
+    void objectsChangedAfterPlanningFailClearly()
+    {
+        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("deleted_or_rewritten", Map.of(DELETED, 0.05, REWRITTEN, 0.05), 4, 0));
+        assertAllAnsweredOrNamed(outcome, Set.of(DELETED, REWRITTEN));
+        // never retried: a changed object stays changed
+        assertThat(outcome.failures().keySet()).containsOnly("PARQUET_BLOOM_OBJECT_CHANGED");
+        assertThat(outcome.failureExamples()).allSatisfy(message -> assertThat(message).containsAnyOf("was deleted while the query ran", "changed while the query ran"));
+    }
+
+    private S3FaultWorkload.Outcome run(CountingProxy.FaultMix mix)
+    {
+        Session session = testSessionBuilder().setCatalog("faulty").setSchema("telemetry").build();
+        S3FaultWorkload workload = new S3FaultWorkload((DistributedQueryRunner) getQueryRunner(), session, lake, joinKeys, proxy);
+        try {
+            S3FaultWorkload.Outcome outcome = workload.run(mix, QUERIES_PER_MIX);
+            System.out.println("[faults] " + outcome.summary());
+            outcome.failureExamples().forEach(example -> System.out.println("[faults]   " + example));
+            outcome.unnamed().forEach(example -> System.out.println("[faults]   UNNAMED " + example));
+            return outcome;
+        }
+        finally {
+            workload.close();
+        }
+    }
+
+    private static void assertAllAnsweredOrNamed(S3FaultWorkload.Outcome outcome, Set<CountingProxy.Fault> faults)
+    {
+        assertThat(outcome.wrong()).as(outcome.summary()).isZero();
+        assertThat(outcome.hung()).as(outcome.summary()).isZero();
+        assertThat(outcome.unnamed()).as(outcome.summary()).isEmpty();
+        assertThat(outcome.correct() + outcome.failures().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(outcome.queries());
+        assertThat(outcome.injected().keySet()).as("faults injected").containsExactlyInAnyOrderElementsOf(faults);
+    }
+}
