@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
@@ -26,9 +27,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
+import static com.google.common.base.Throwables.throwIfUnchecked;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -41,12 +46,15 @@ public class ParquetBloomMetadata
 {
     private final LakeTables lakeTables;
     private final TableSchemaReader schemaReader;
+    private final Executor executor;
+    private final Map<SchemaTableName, Optional<S3Location>> locations = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, Optional<LakeTable>> tables = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, List<ParquetBloomColumnHandle>> columns = new ConcurrentHashMap<>();
     private final S3RequestStats stats = new S3RequestStats();
 
-    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader)
+    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor)
     {
+        this.executor = requireNonNull(executor, "executor is null");
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
     }
@@ -69,7 +77,8 @@ public class ParquetBloomMetadata
         if (startVersion.isPresent() || endVersion.isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
         }
-        if (table(tableName).isEmpty()) {
+        // the folder is enough to know the table exists: its files are listed when a query needs them
+        if (location(tableName).isEmpty()) {
             return null;
         }
         return new ParquetBloomTableHandle(tableName.getSchemaName(), tableName.getTableName(), TupleDomain.all());
@@ -116,17 +125,34 @@ public class ParquetBloomMetadata
     public Iterator<RelationColumnsMetadata> streamRelationColumns(ConnectorSession session, Optional<String> schemaName, UnaryOperator<Set<SchemaTableName>> relationFilter)
     {
         Set<SchemaTableName> names = relationFilter.apply(Set.copyOf(listTables(session, schemaName)));
-        ImmutableList.Builder<RelationColumnsMetadata> result = ImmutableList.builder();
-        for (SchemaTableName name : names) {
-            try {
-                List<ColumnMetadata> metadata = columnHandles(name).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
-                result.add(RelationColumnsMetadata.forTable(name, metadata));
-            }
-            catch (TrinoException e) {
-                // a table without files or with an unreadable first footer has no columns to list; DESCRIBE reports why
-            }
+        // each table needs its listing and its first footer (from the node's cache when warm): read side by side, at
+        // most metadata.concurrency at a time
+        List<CompletableFuture<Optional<RelationColumnsMetadata>>> tables = names.stream()
+                .map(name -> CompletableFuture.supplyAsync(() -> relationColumns(name), executor))
+                .toList();
+        try {
+            return tables.stream()
+                    .map(CompletableFuture::join)
+                    .flatMap(Optional::stream)
+                    .toList()
+                    .iterator();
         }
-        return result.build().iterator();
+        catch (CompletionException e) {
+            throwIfUnchecked(e.getCause());
+            throw e;
+        }
+    }
+
+    private Optional<RelationColumnsMetadata> relationColumns(SchemaTableName name)
+    {
+        try {
+            List<ColumnMetadata> metadata = columnHandles(name).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
+            return Optional.of(RelationColumnsMetadata.forTable(name, metadata));
+        }
+        catch (TrinoException e) {
+            // a table without files or with an unreadable first footer has no columns to list; DESCRIBE reports why
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -156,7 +182,12 @@ public class ParquetBloomMetadata
 
     public Optional<LakeTable> table(SchemaTableName name)
     {
-        return tables.computeIfAbsent(name, key -> lakeTables.getTable(key, stats));
+        return tables.computeIfAbsent(name, key -> location(key).map(folder -> lakeTables.getTable(key, folder, stats)));
+    }
+
+    private Optional<S3Location> location(SchemaTableName name)
+    {
+        return locations.computeIfAbsent(name, key -> lakeTables.findTable(key, stats));
     }
 
     private List<ParquetBloomColumnHandle> columnHandles(SchemaTableName name)

@@ -30,6 +30,7 @@ public class ParquetBloomModule
         binder.bind(TableSchemaReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetMetadataCache.class).in(Scopes.SINGLETON);
 
+        binder.bind(MetadataExecutor.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);

@@ -2,7 +2,6 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
-import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.table.LakeFile;
@@ -21,23 +20,19 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.TypeManager;
-import jakarta.annotation.PreDestroy;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
 
-import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isBloomFilterEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchCacheEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisticsPruningEnabled;
 import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
-import static java.util.concurrent.Executors.newCachedThreadPool;
 
 /**
  * Lists the table's files, drops those whose partition folders cannot match, and hands the rest to a split source
@@ -52,11 +47,10 @@ public class ParquetBloomSplitManager
     private final FileColumnResolver resolver;
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
-    private final int metadataConcurrency;
-    private final ExecutorService executor;
+    private final MetadataExecutor executor;
 
     @Inject
-    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataCache cache, TypeManager typeManager, ParquetBloomConfig config)
+    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataCache cache, TypeManager typeManager, MetadataExecutor executor, ParquetBloomConfig config)
     {
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.cache = requireNonNull(cache, "cache is null");
@@ -64,16 +58,7 @@ public class ParquetBloomSplitManager
         this.resolver = new FileColumnResolver(new ParquetTypeMapping(typeManager));
         this.maxSplitSize = config.getMaxSplitSize().toBytes();
         this.dynamicFilterWaitMillis = config.getDynamicFilteringWaitTimeout().toMillis();
-        this.metadataConcurrency = config.getMetadataConcurrency();
-        // shared by all queries; each query plans on its own bounded share of it, so one query's 100,000 files do not
-        // queue in front of another query's lookup (as Hive's hive.max-split-iterator-threads)
-        this.executor = newCachedThreadPool(daemonThreadsNamed("parquet-bloom-planning-%s"));
-    }
-
-    @PreDestroy
-    public void stop()
-    {
-        executor.shutdownNow();
+        this.executor = requireNonNull(executor, "executor is null");
     }
 
     @Override
@@ -103,8 +88,8 @@ public class ParquetBloomSplitManager
                 new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session)),
                 maxSplitSize,
                 dynamicFilterWaitMillis,
-                new BoundedExecutor(executor, metadataConcurrency),
-                metadataConcurrency,
+                executor.forQuery(),
+                executor.concurrency(),
                 cache,
                 pruner,
                 resolver,

@@ -18,11 +18,13 @@ public class ParquetBloomTransactionManager
 {
     private final LakeTables lakeTables;
     private final TableSchemaReader schemaReader;
+    private final MetadataExecutor executor;
     private final Map<ConnectorTransactionHandle, ParquetBloomMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader)
+    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, MetadataExecutor executor)
     {
+        this.executor = requireNonNull(executor, "executor is null");
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
     }
@@ -30,7 +32,7 @@ public class ParquetBloomTransactionManager
     public ConnectorTransactionHandle begin()
     {
         ParquetBloomTransactionHandle handle = ParquetBloomTransactionHandle.create();
-        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader));
+        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, executor.forQuery()));
         return handle;
     }
 

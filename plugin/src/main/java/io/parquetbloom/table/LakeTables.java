@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
 import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
@@ -41,6 +42,7 @@ public class LakeTables
     private final S3ObjectStore store;
     private final S3Location root;
     private final Optional<Cache<SchemaTableName, Optional<LakeTable>>> listings;
+    private final Optional<Cache<SchemaTableName, Optional<S3Location>>> locations;
 
     @Inject
     public LakeTables(ParquetBloomConfig config, S3ObjectStore store)
@@ -49,6 +51,12 @@ public class LakeTables
         this.root = S3Location.parse(config.getLocation()).asPrefix();
         long ttlMillis = config.getListingCacheTtl().toMillis();
         this.listings = ttlMillis == 0
+                ? Optional.empty()
+                : Optional.of(EvictableCacheBuilder.newBuilder()
+                        .expireAfterWrite(ttlMillis, TimeUnit.MILLISECONDS)
+                        .maximumSize(10_000)
+                        .build());
+        this.locations = ttlMillis == 0
                 ? Optional.empty()
                 : Optional.of(EvictableCacheBuilder.newBuilder()
                         .expireAfterWrite(ttlMillis, TimeUnit.MILLISECONDS)
@@ -79,15 +87,35 @@ public class LakeTables
     }
 
     /**
-     * The table's files, listed now or, with {@code metadata.listing-cache-ttl}, at most that long ago.
+     * The table's folder, found with two delimited listings (schema, then table) and never a listing of its files.
      */
-    public Optional<LakeTable> getTable(SchemaTableName name, S3RequestStats stats)
+    public Optional<S3Location> findTable(SchemaTableName name, S3RequestStats stats)
     {
-        if (listings.isEmpty()) {
-            return listTable(name, stats);
+        return cached(locations, name, () -> {
+            Optional<S3Location> schemaFolder = findFolder(root, name.getSchemaName(), stats);
+            if (schemaFolder.isEmpty()) {
+                return Optional.empty();
+            }
+            return findFolder(schemaFolder.get(), name.getTableName(), stats).map(S3Location::asPrefix);
+        });
+    }
+
+    /**
+     * The files of the table in {@code folder}, listed now or, with {@code metadata.listing-cache-ttl}, at most that
+     * long ago.
+     */
+    public LakeTable getTable(SchemaTableName name, S3Location folder, S3RequestStats stats)
+    {
+        return cached(listings, name, () -> Optional.of(listTable(name, folder, stats))).orElseThrow();
+    }
+
+    private static <T> Optional<T> cached(Optional<Cache<SchemaTableName, Optional<T>>> cache, SchemaTableName name, Supplier<Optional<T>> loader)
+    {
+        if (cache.isEmpty()) {
+            return loader.get();
         }
         try {
-            return listings.get().get(name, () -> listTable(name, stats));
+            return cache.get().get(name, loader::get);
         }
         catch (ExecutionException | UncheckedExecutionException e) {
             throwIfUnchecked(e.getCause());
@@ -95,17 +123,9 @@ public class LakeTables
         }
     }
 
-    private Optional<LakeTable> listTable(SchemaTableName name, S3RequestStats stats)
+    private LakeTable listTable(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
-        Optional<S3Location> schemaFolder = findFolder(root, name.getSchemaName(), stats);
-        if (schemaFolder.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<S3Location> tableFolder = findFolder(schemaFolder.get(), name.getTableName(), stats);
-        if (tableFolder.isEmpty()) {
-            return Optional.empty();
-        }
-        S3Location prefix = tableFolder.get().asPrefix();
+        S3Location prefix = folder.asPrefix();
         List<S3ObjectInfo> objects = store.listObjects(prefix, stats);
 
         List<String> partitionKeys = null;
@@ -151,7 +171,7 @@ public class LakeTables
                     .toList();
             partitionColumns.add(new PartitionColumn(partitionKeys.get(i), PartitionValues.inferType(values)));
         }
-        return Optional.of(new LakeTable(name, prefix, files, partitionColumns));
+        return new LakeTable(name, prefix, files, partitionColumns);
     }
 
     /**
