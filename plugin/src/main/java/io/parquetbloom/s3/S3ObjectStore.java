@@ -172,11 +172,15 @@ public class S3ObjectStore
         if (e instanceof NoSuchKeyException) {
             return new TrinoException(PARQUET_BLOOM_OBJECT_NOT_FOUND, "Cannot %s %s: object not found".formatted(action, location), e);
         }
+        if (e instanceof AwsServiceException service && isSts(service)) {
+            // the credentials for s3.iam-role could not be had: S3 was never asked
+            return new TrinoException(PARQUET_BLOOM_S3_ACCESS_DENIED, "Cannot %s %s: STS refused to assume s3.iam-role: STS answered %s%s; check s3.iam-role, s3.external-id, s3.sts.endpoint and the role's trust policy".formatted(action, location, answer(service), attempts(e)), e);
+        }
         if (e instanceof AwsServiceException service) {
             String code = errorCode(service);
             int status = service.statusCode();
             if (status == 403) {
-                return new TrinoException(PARQUET_BLOOM_S3_ACCESS_DENIED, "Access denied to %s (%s): check the catalog's S3 credentials (s3.aws-access-key, s3.iam-role, the default credential chain), s3.sse.* and the bucket policy".formatted(location, code), e);
+                return new TrinoException(PARQUET_BLOOM_S3_ACCESS_DENIED, "Access denied to %s (%s): check the catalog's S3 credentials (s3.aws-access-key and s3.aws-secret-key, s3.iam-role, or the default credential chain), s3.sse.* and the bucket policy".formatted(location, code), e);
             }
             if (status == 404 && "NoSuchBucket".equals(code)) {
                 return new TrinoException(PARQUET_BLOOM_BUCKET_NOT_FOUND, "Cannot %s %s: bucket %s does not exist".formatted(action, location, location.bucket()), e);
@@ -187,7 +191,7 @@ public class S3ObjectStore
             if (status == 416) {
                 return new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot %s %s: range not satisfiable (object shorter than its metadata says)".formatted(action, location), e);
             }
-            return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: S3 answered %d %s%s".formatted(action, location, status, code, attempts(e)), e);
+            return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: S3 answered %s%s".formatted(action, location, answer(service), attempts(e)), e);
         }
         return new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot %s %s: %s%s".formatted(action, location, cause(e), attempts(e)), e);
     }
@@ -209,6 +213,28 @@ public class S3ObjectStore
     {
         Integer attempts = e.numAttempts();
         return attempts == null || attempts <= 1 ? "" : " after %d attempts".formatted(attempts);
+    }
+
+    private static boolean isSts(AwsServiceException service)
+    {
+        return service.awsErrorDetails() != null && "sts".equalsIgnoreCase(service.awsErrorDetails().serviceName());
+    }
+
+    /**
+     * Status, error code and S3's own explanation (which never echoes credentials).
+     */
+    private static String answer(AwsServiceException service)
+    {
+        StringBuilder answer = new StringBuilder().append(service.statusCode());
+        String code = errorCode(service);
+        if (code != null) {
+            answer.append(' ').append(code);
+        }
+        String message = service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorMessage();
+        if (message != null && !message.isBlank()) {
+            answer.append(" (").append(message).append(')');
+        }
+        return answer.toString();
     }
 
     private static String errorCode(AwsServiceException service)

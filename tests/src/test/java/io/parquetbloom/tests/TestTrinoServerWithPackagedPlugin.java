@@ -39,6 +39,11 @@ final class TestTrinoServerWithPackagedPlugin
     private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
     private static final Optional<String> EXTERNAL_PORT = Optional.ofNullable(System.getenv("PARQUET_BLOOM_TRINO_PORT"));
 
+    // secrets of the extra catalogs the secret scan uses: none may appear in any output
+    private static final String WRONG_SECRET = "wrong-secret-" + UUID.randomUUID();
+    private static final String SSE_CUSTOMER_KEY = java.util.Base64.getEncoder().encodeToString(UUID.randomUUID().toString().substring(0, 32).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    private static final String EXTERNAL_ID = "external-id-" + UUID.randomUUID();
+
     private final TestingLake lake = new TestingLake();
     private Path work;
     private S3ProxyProcess s3;
@@ -72,6 +77,7 @@ final class TestTrinoServerWithPackagedPlugin
                 // the docker stack's loader made it
             }
             lake.writeEvents(client, work);
+            TestingLake.upload(client, "this is not a parquet file, it only ends like one: PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII), TestingLake.tableKey("damaged", "bad", "part-00000.parquet"));
         }
         if (EXTERNAL_PORT.isPresent()) {
             jdbc = new TrinoJdbc(Integer.parseInt(EXTERNAL_PORT.get()), "lake", "telemetry");
@@ -146,6 +152,63 @@ final class TestTrinoServerWithPackagedPlugin
         }
     }
 
+    /**
+     * Good and failing queries through every catalog, and everything a user or operator can read back: no secret in
+     * results, errors, plans, metrics, the catalog list or the server log.
+     */
+    @Test
+    void secretsAppearNowhere()
+            throws SQLException
+    {
+        assumeTrue(EXTERNAL_PORT.isEmpty(), "only for the native stack");
+        String lookup = "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '%s'".formatted("%s", lake.events().get(5).deviceId());
+        StringBuilder seen = new StringBuilder();
+        List<String> statements = List.of(
+                lookup.formatted("lake"),
+                "EXPLAIN " + lookup.formatted("lake"),
+                "EXPLAIN ANALYZE " + lookup.formatted("lake"),
+                "EXPLAIN ANALYZE VERBOSE " + lookup.formatted("lake"),
+                "SHOW CREATE TABLE lake.telemetry.events",
+                "SELECT * FROM lake.damaged.bad",
+                lookup.formatted("wrong_key"),
+                "SHOW SCHEMAS FROM wrong_key",
+                lookup.formatted("no_bucket"),
+                "SHOW SCHEMAS FROM no_bucket",
+                lookup.formatted("sse_c"),
+                lookup.formatted("assumed_role"),
+                "SHOW TABLES FROM assumed_role.telemetry",
+                "SELECT * FROM system.metadata.catalogs",
+                "SELECT query, state, error_type, error_code FROM system.runtime.queries",
+                "SELECT * FROM system.metadata.table_properties",
+                "SELECT * FROM system.metadata.schema_properties");
+        int failures = 0;
+        for (String statement : statements) {
+            seen.append(statement).append('\n');
+            try {
+                jdbc.query(statement, Map.of()).forEach(row -> seen.append(row).append('\n'));
+            }
+            catch (SQLException e) {
+                failures++;
+                for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                    seen.append(cause).append('\n');
+                }
+            }
+        }
+        // the bad file, the wrong key, the missing bucket, SSE-C over plain HTTP or refused, and STS all fail
+        assertThat(failures).as(seen.toString()).isGreaterThanOrEqualTo(6);
+        assertThat(seen.toString())
+                .contains("PARQUET_BLOOM_BAD_DATA").contains("damaged/bad/part-00000.parquet")
+                .contains("PARQUET_BLOOM_S3_ACCESS_DENIED").contains("STS refused to assume s3.iam-role")
+                .contains("PARQUET_BLOOM_BUCKET_NOT_FOUND");
+        String log = trino.log();
+        for (String secret : List.of(secretKey, WRONG_SECRET, SSE_CUSTOMER_KEY, EXTERNAL_ID)) {
+            assertThat(seen.toString()).as("query output").doesNotContain(secret);
+            assertThat(log).as("server log").doesNotContain(secret);
+        }
+        // the configuration dump at start-up names the secret properties without their values
+        assertThat(log).contains("s3.aws-secret-key").contains("s3.sse.customer-key").contains("s3.external-id");
+    }
+
     @Test
     void badCatalogPropertyFailsTheServerStartNamingIt()
             throws IOException
@@ -181,6 +244,18 @@ final class TestTrinoServerWithPackagedPlugin
                 "location", TestingLake.ROOT));
         catalog.putAll(catalogOverrides);
         Files.writeString(etc.resolve("catalog/lake.properties"), rewrite(source.resolve("catalog/lake.properties"), catalog));
+        // catalogs that fail in the ways secrets leak: a wrong secret key, a bucket that does not exist, SSE-C with a
+        // key, an IAM role with an external ID that STS refuses
+        Map<String, Map<String, String>> failing = Map.of(
+                "wrong_key", Map.of("s3.aws-secret-key", WRONG_SECRET),
+                "no_bucket", Map.of("location", "s3://no-such-bucket-" + UUID.randomUUID() + "/warehouse/"),
+                "sse_c", Map.of("s3.sse.type", "CUSTOMER", "s3.sse.customer-key", SSE_CUSTOMER_KEY),
+                "assumed_role", Map.of("s3.iam-role", "arn:aws:iam::123456789012:role/lake-reader", "s3.external-id", EXTERNAL_ID, "s3.sts.endpoint", endpoint, "s3.sts.region", "us-east-1"));
+        for (Map.Entry<String, Map<String, String>> entry : failing.entrySet()) {
+            Map<String, String> properties = new java.util.HashMap<>(catalog);
+            properties.putAll(entry.getValue());
+            Files.writeString(etc.resolve("catalog/%s.properties".formatted(entry.getKey())), rewrite(source.resolve("catalog/lake.properties"), properties));
+        }
         return etc;
     }
 
