@@ -3,6 +3,9 @@ package io.parquetbloom.connector;
 import com.google.inject.Injector;
 import io.airlift.bootstrap.Bootstrap;
 import io.airlift.json.JsonModule;
+import io.trino.plugin.base.jmx.ConnectorObjectNameGeneratorModule;
+import io.trino.plugin.base.jmx.MBeanServerModule;
+import org.weakref.jmx.guice.MBeanModule;
 import io.airlift.log.Logger;
 import io.parquetbloom.sbbf.BlockProbes;
 import io.trino.plugin.base.ConnectorContextModule;
@@ -36,6 +39,9 @@ public class ParquetBloomConnectorFactory
                 "io.trino.bootstrap.catalog." + catalogName,
                 new JsonModule(),
                 new ConnectorContextModule(catalogName, context),
+                new MBeanModule(),
+                new MBeanServerModule(),
+                new ConnectorObjectNameGeneratorModule("io.parquetbloom", "trino.plugin.parquet_bloom"),
                 new ParquetBloomModule());
 
         Injector injector = app

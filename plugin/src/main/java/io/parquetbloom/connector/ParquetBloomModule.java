@@ -12,6 +12,7 @@ import io.parquetbloom.table.TableSchemaReader;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import static io.airlift.configuration.ConfigBinder.configBinder;
+import static org.weakref.jmx.guice.ExportBinder.newExporter;
 
 public class ParquetBloomModule
         implements Module
@@ -29,6 +30,7 @@ public class ParquetBloomModule
         binder.bind(LakeTables.class).in(Scopes.SINGLETON);
         binder.bind(TableSchemaReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetMetadataCache.class).in(Scopes.SINGLETON);
+        newExporter(binder).export(ParquetMetadataCache.class).withGeneratedName();
 
         binder.bind(MetadataExecutor.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);

@@ -3,6 +3,7 @@ package io.parquetbloom.metadata;
 import com.google.common.cache.Cache;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import com.google.inject.Inject;
+import org.weakref.jmx.Managed;
 import io.parquetbloom.connector.ParquetBloomConfig;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -60,12 +61,14 @@ public class ParquetMetadataCache
     private final int minimumTailSize;
     private final Cache<Object, Object> cache;
     private final Map<String, Integer> tailSizes = new ConcurrentHashMap<>();
+    private final long maxWeight;
 
     @Inject
     public ParquetMetadataCache(S3ObjectStore store, ParquetBloomConfig config)
     {
         this.store = requireNonNull(store, "store is null");
         this.minimumTailSize = (int) config.getFooterReadSize().toBytes();
+        this.maxWeight = config.getMetadataCacheMaxSize().toBytes();
         this.cache = EvictableCacheBuilder.newBuilder()
                 .maximumWeight(config.getMetadataCacheMaxSize().toBytes())
                 .weigher((Object key, Object value) -> key instanceof NoMatchKey noMatch ? weight(noMatch) : weight(value))
@@ -310,6 +313,57 @@ public class ParquetMetadataCache
         int skip = (int) (keepFrom - file.tailStart());
         byte[] kept = java.util.Arrays.copyOfRange(file.tail(), skip, file.tail().length);
         return new ParquetFileMetadata(file.object(), file.metadata(), keepFrom, kept, file.blocksSupplier());
+    }
+
+    /**
+     * Bytes the cached footers, filters and no-match facts are weighed at; never above {@link #getMaxWeight()}.
+     */
+    @Managed
+    public long getWeight()
+    {
+        // the cache's map view offers keys and lookups (no entry set); an entry evicted meanwhile weighs nothing
+        Map<Object, Object> entries = cache.asMap();
+        long weight = 0;
+        for (Object key : entries.keySet()) {
+            if (key instanceof NoMatchKey noMatch) {
+                weight += weight(noMatch);
+            }
+            else {
+                Object value = entries.get(key);
+                weight += value == null ? 0 : weight(value);
+            }
+        }
+        return weight;
+    }
+
+    @Managed
+    public long getMaxWeight()
+    {
+        return maxWeight;
+    }
+
+    @Managed
+    public long getEntries()
+    {
+        return cache.size();
+    }
+
+    @Managed
+    public long getEvictions()
+    {
+        return cache.stats().evictionCount();
+    }
+
+    @Managed
+    public long getHits()
+    {
+        return cache.stats().hitCount();
+    }
+
+    @Managed
+    public long getMisses()
+    {
+        return cache.stats().missCount();
     }
 
     private static int weight(NoMatchKey key)

@@ -36,6 +36,35 @@ public final class S3FaultWorkload
     public static final long HANG_SECONDS = 120;
 
     /**
+     * The catalog the fault runs use: every query reads metadata from S3 (no metadata cache, no no-match cache), a
+     * stalled read gives up after a second, and the SDK makes up to three attempts.
+     */
+    public static final Map<String, String> CATALOG_PROPERTIES = Map.of(
+            "metadata-cache.max-size", "0B",
+            "no-match-cache.enabled", "false",
+            "s3.socket-read-timeout", "1s",
+            "s3.connect-timeout", "1s");
+
+    /**
+     * The mixes of the test and the benchmark: each fault on its own, then everything at once.
+     */
+    public static List<CountingProxy.FaultMix> mixes(long stallMillis)
+    {
+        return List.of(
+                new CountingProxy.FaultMix("slow_down", Map.of(CountingProxy.Fault.SLOW_DOWN, 0.15), 1, 0),
+                new CountingProxy.FaultMix("internal_error", Map.of(CountingProxy.Fault.INTERNAL_ERROR, 0.15), 2, 0),
+                new CountingProxy.FaultMix("cut_body_and_stall", Map.of(CountingProxy.Fault.CUT_BODY, 0.08, CountingProxy.Fault.STALL, 0.04), 3, stallMillis),
+                new CountingProxy.FaultMix("deleted_or_rewritten", Map.of(CountingProxy.Fault.DELETED, 0.05, CountingProxy.Fault.REWRITTEN, 0.05), 4, 0),
+                new CountingProxy.FaultMix("everything", Map.of(
+                        CountingProxy.Fault.SLOW_DOWN, 0.05,
+                        CountingProxy.Fault.INTERNAL_ERROR, 0.05,
+                        CountingProxy.Fault.CUT_BODY, 0.03,
+                        CountingProxy.Fault.STALL, 0.02,
+                        CountingProxy.Fault.DELETED, 0.01,
+                        CountingProxy.Fault.REWRITTEN, 0.01), 5, stallMillis));
+    }
+
+    /**
      * @param failures failed queries by error code, each of which named the object
      * @param unnamed failures that were not a {@code PARQUET_BLOOM_*} error naming an object (must be none)
      * @param wrong queries whose rows differ from the oracle (must be none)

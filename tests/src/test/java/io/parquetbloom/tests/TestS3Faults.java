@@ -52,27 +52,14 @@ final class TestS3Faults
         String endpoint = s3.endpoint();
         proxy = closeAfterClass(new CountingProxy(Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)), 0, "/never-ignored/"));
         DistributedQueryRunner runner = ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
-        runner.createCatalog("faulty", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, faultyCatalog()));
+        runner.createCatalog("faulty", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, S3FaultWorkload.CATALOG_PROPERTIES));
         return runner;
-    }
-
-    /**
-     * The catalog the fault runs use: every query reads metadata from S3, a stalled read gives up after a second, and
-     * the SDK makes up to four attempts.
-     */
-    public static Map<String, String> faultyCatalog()
-    {
-        return Map.of(
-                "metadata-cache.max-size", "0B",
-                "no-match-cache.enabled", "false",
-                "s3.socket-read-timeout", "1s",
-                "s3.connect-timeout", "1s");
     }
 
     @Test
     void throttlingIsRetriedWithBackoff()
     {
-        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("slow_down", Map.of(SLOW_DOWN, 0.15), 1, 0));
+        S3FaultWorkload.Outcome outcome = run(mix("slow_down"));
         assertAllAnsweredOrNamed(outcome, Set.of(SLOW_DOWN));
         assertThat(outcome.throttledAttempts()).isPositive();
         assertThat(outcome.retries()).isPositive();
@@ -81,7 +68,7 @@ final class TestS3Faults
     @Test
     void serverErrorsAreRetried()
     {
-        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("internal_error", Map.of(INTERNAL_ERROR, 0.15), 2, 0));
+        S3FaultWorkload.Outcome outcome = run(mix("internal_error"));
         assertAllAnsweredOrNamed(outcome, Set.of(INTERNAL_ERROR));
         assertThat(outcome.retries()).isPositive();
         assertThat(outcome.throttledAttempts()).isZero();
@@ -90,7 +77,7 @@ final class TestS3Faults
     @Test
     void cutBodiesAndStallsAreRetried()
     {
-        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("cut_body_and_stall", Map.of(CUT_BODY, 0.08, STALL, 0.04), 3, 3_000));
+        S3FaultWorkload.Outcome outcome = run(mix("cut_body_and_stall"));
         assertAllAnsweredOrNamed(outcome, Set.of(CUT_BODY, STALL));
         assertThat(outcome.retries()).isPositive();
     }
@@ -98,11 +85,26 @@ final class TestS3Faults
     @Test
     void objectsChangedAfterPlanningFailClearly()
     {
-        S3FaultWorkload.Outcome outcome = run(new CountingProxy.FaultMix("deleted_or_rewritten", Map.of(DELETED, 0.05, REWRITTEN, 0.05), 4, 0));
+        S3FaultWorkload.Outcome outcome = run(mix("deleted_or_rewritten"));
         assertAllAnsweredOrNamed(outcome, Set.of(DELETED, REWRITTEN));
         // never retried: a changed object stays changed
         assertThat(outcome.failures().keySet()).containsOnly("PARQUET_BLOOM_OBJECT_CHANGED");
         assertThat(outcome.failureExamples()).allSatisfy(message -> assertThat(message).containsAnyOf("was deleted while the query ran", "changed while the query ran"));
+    }
+
+    @Test
+    void everythingAtOnce()
+    {
+        S3FaultWorkload.Outcome outcome = run(mix("everything"));
+        assertThat(outcome.wrong()).as(outcome.summary()).isZero();
+        assertThat(outcome.hung()).as(outcome.summary()).isZero();
+        assertThat(outcome.unnamed()).as(outcome.summary()).isEmpty();
+        assertThat(outcome.retries()).isPositive();
+    }
+
+    private static CountingProxy.FaultMix mix(String name)
+    {
+        return S3FaultWorkload.mixes(3_000).stream().filter(mix -> mix.name().equals(name)).findFirst().orElseThrow();
     }
 
     private S3FaultWorkload.Outcome run(CountingProxy.FaultMix mix)

@@ -2,6 +2,7 @@ package io.parquetbloom.tests;
 
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.demo.ScanSummary;
+import io.parquetbloom.demo.TrinoEtc;
 import io.parquetbloom.demo.TrinoJdbc;
 import io.parquetbloom.demo.TrinoServerProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -223,80 +224,30 @@ final class TestTrinoServerWithPackagedPlugin
     }
 
     /**
-     * The repository's etc/ with this test's port, data folder, S3 endpoint and credentials.
+     * The repository's etc/ with this test's port, data folder, S3 endpoint and credentials, and catalogs that fail
+     * in the ways secrets leak: a wrong secret key, a bucket that does not exist, SSE-C with a key, an IAM role with
+     * an external ID that STS refuses.
      */
     private Path etcFor(Path etc, int port, Map<String, String> catalogOverrides)
             throws IOException
     {
-        Files.createDirectories(etc.resolve("catalog"));
-        Path source = ROOT.resolve("etc");
-        Files.copy(source.resolve("jvm.config"), etc.resolve("jvm.config"));
-        Files.copy(source.resolve("log.properties"), etc.resolve("log.properties"));
-        Files.writeString(etc.resolve("node.properties"), rewrite(source.resolve("node.properties"), Map.of("node.data-dir", etc.getParent().resolve("data").toString())));
-        Files.writeString(etc.resolve("config.properties"), rewrite(source.resolve("config.properties"), Map.of(
-                "http-server.http.port", Integer.toString(port),
-                "discovery.uri", "http://127.0.0.1:" + port,
-                "catalog.config-dir", etc.resolve("catalog").toString())));
         Map<String, String> catalog = new java.util.HashMap<>(Map.of(
                 "s3.endpoint", endpoint,
                 "s3.aws-access-key", accessKey,
                 "s3.aws-secret-key", secretKey,
                 "location", TestingLake.ROOT));
         catalog.putAll(catalogOverrides);
-        Files.writeString(etc.resolve("catalog/lake.properties"), rewrite(source.resolve("catalog/lake.properties"), catalog));
-        // catalogs that fail in the ways secrets leak: a wrong secret key, a bucket that does not exist, SSE-C with a
-        // key, an IAM role with an external ID that STS refuses
-        Map<String, Map<String, String>> failing = Map.of(
+        return TrinoEtc.write(ROOT, etc, port, catalog, Map.of(
                 "wrong_key", Map.of("s3.aws-secret-key", WRONG_SECRET),
                 "no_bucket", Map.of("location", "s3://no-such-bucket-" + UUID.randomUUID() + "/warehouse/"),
                 "sse_c", Map.of("s3.sse.type", "CUSTOMER", "s3.sse.customer-key", SSE_CUSTOMER_KEY),
-                "assumed_role", Map.of("s3.iam-role", "arn:aws:iam::123456789012:role/lake-reader", "s3.external-id", EXTERNAL_ID, "s3.sts.endpoint", endpoint, "s3.sts.region", "us-east-1"));
-        for (Map.Entry<String, Map<String, String>> entry : failing.entrySet()) {
-            Map<String, String> properties = new java.util.HashMap<>(catalog);
-            properties.putAll(entry.getValue());
-            Files.writeString(etc.resolve("catalog/%s.properties".formatted(entry.getKey())), rewrite(source.resolve("catalog/lake.properties"), properties));
-        }
-        return etc;
-    }
-
-    private static String rewrite(Path file, Map<String, String> values)
-            throws IOException
-    {
-        StringBuilder result = new StringBuilder();
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (String line : Files.readAllLines(file)) {
-            int equals = line.indexOf('=');
-            String key = equals > 0 && !line.startsWith("#") ? line.substring(0, equals).trim() : null;
-            if (key != null && values.containsKey(key)) {
-                result.append(key).append('=').append(values.get(key)).append('\n');
-                seen.add(key);
-            }
-            else {
-                result.append(line).append('\n');
-            }
-        }
-        values.forEach((key, value) -> {
-            if (!seen.contains(key)) {
-                result.append(key).append('=').append(value).append('\n');
-            }
-        });
-        return result.toString();
+                "assumed_role", Map.of("s3.iam-role", "arn:aws:iam::123456789012:role/lake-reader", "s3.external-id", EXTERNAL_ID, "s3.sts.endpoint", endpoint, "s3.sts.region", "us-east-1")));
     }
 
     private Path pluginDirectory()
             throws IOException
     {
-        Path plugins = work.resolve("plugin");
-        Path target = plugins.resolve("parquet_bloom");
-        if (!Files.exists(target)) {
-            Files.createDirectories(target);
-            try (Stream<Path> jars = Files.list(ROOT.resolve("plugin/target/trino-parquet-bloom-1.0-SNAPSHOT"))) {
-                for (Path jar : jars.toList()) {
-                    Files.copy(jar, target.resolve(jar.getFileName()));
-                }
-            }
-        }
-        return plugins;
+        return TrinoEtc.pluginDirectory(ROOT, work);
     }
 
     private static int freePort()
