@@ -50,18 +50,19 @@ public class LakeTables
         this.store = requireNonNull(store, "store is null");
         this.root = S3Location.parse(config.getLocation()).asPrefix();
         long ttlMillis = config.getListingCacheTtl().toMillis();
-        this.listings = ttlMillis == 0
-                ? Optional.empty()
-                : Optional.of(EvictableCacheBuilder.newBuilder()
-                        .expireAfterWrite(ttlMillis, TimeUnit.MILLISECONDS)
-                        .maximumSize(10_000)
-                        .build());
-        this.locations = ttlMillis == 0
-                ? Optional.empty()
-                : Optional.of(EvictableCacheBuilder.newBuilder()
-                        .expireAfterWrite(ttlMillis, TimeUnit.MILLISECONDS)
-                        .maximumSize(10_000)
-                        .build());
+        this.listings = listingCache(ttlMillis);
+        this.locations = listingCache(ttlMillis);
+    }
+
+    private static <V> Optional<Cache<SchemaTableName, Optional<V>>> listingCache(long ttlMillis)
+    {
+        if (ttlMillis == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(EvictableCacheBuilder.newBuilder()
+                .expireAfterWrite(ttlMillis, TimeUnit.MILLISECONDS)
+                .maximumSize(10_000)
+                .build());
     }
 
     public S3Location root()

@@ -51,7 +51,7 @@ public final class FairnessBenchmark
                 client.createBucket(request -> request.bucket(TestingLake.BUCKET));
                 lake.writeEvents(client, work);
                 byte[] file = TestingLake.eventsFileBytes(work, "tiny.parquet", lake.events().subList(0, 50));
-                System.out.printf("[fairness] uploading %,d + %d files%n", bigFiles, smallFiles);
+                System.out.println("[fairness] uploading %,d + %d files".formatted(bigFiles, smallFiles));
                 for (int i = 0; i < Math.max(bigFiles, smallFiles); i++) {
                     if (i < bigFiles) {
                         TestingLake.upload(client, file, tableKey("fair", "big", "part-%06d.parquet".formatted(i)));
@@ -60,7 +60,7 @@ public final class FairnessBenchmark
                         TestingLake.upload(client, file, tableKey("fair", "small", "part-%06d.parquet".formatted(i)));
                     }
                     if ((i + 1) % 1000 == 0) {
-                        System.out.printf("[fairness]   %,d files%n", i + 1);
+                        System.out.println("[fairness]   %,d files".formatted(i + 1));
                     }
                 }
             }
@@ -75,7 +75,7 @@ public final class FairnessBenchmark
                 runner.execute(small.formatted(UUID.randomUUID()));
 
                 List<Long> alone = measure(runner, small, runs);
-                System.out.printf("[fairness] small lookup (%d files) alone: p50 %d ms%n", smallFiles, p50(alone));
+                System.out.println("[fairness] small lookup (%d files) alone: p50 %d ms".formatted(smallFiles, p50(alone)));
 
                 AtomicBoolean running = new AtomicBoolean(true);
                 AtomicInteger bigQueries = new AtomicInteger();
@@ -95,8 +95,7 @@ public final class FairnessBenchmark
                 List<Long> shared = measure(runner, small, runs);
                 running.set(false);
                 background.join();
-                System.out.printf("[fairness] small lookup (%d files) while a %,d-file table is planned: p50 %d ms (%.2fx alone); big lookups meanwhile: %d, p50 %d ms%n",
-                        smallFiles, bigFiles, p50(shared), p50(shared) / (double) p50(alone), bigQueries.get(), p50(bigLatencies));
+                System.out.println("[fairness] small lookup (%d files) while a %,d-file table is planned: p50 %d ms (%.2fx alone); big lookups meanwhile: %d, p50 %d ms".formatted(smallFiles, bigFiles, p50(shared), p50(shared) / (double) p50(alone), bigQueries.get(), p50(bigLatencies)));
             }
         }
     }

@@ -57,7 +57,7 @@ public final class FaultBenchmark
                 List<String> results = new ArrayList<>();
                 try {
                     for (CountingProxy.FaultMix mix : S3FaultWorkload.mixes(stallMillis)) {
-                        System.out.printf("[faults] %s: %d lookups, faults %s%n", mix.name(), queries, mix.fractions());
+                        System.out.println("[faults] %s: %d lookups, faults %s".formatted(mix.name(), queries, mix.fractions()));
                         S3FaultWorkload.Outcome outcome = workload.run(mix, queries);
                         System.out.println("[faults] " + outcome.summary());
                         outcome.failureExamples().stream().limit(4).forEach(example -> System.out.println("[faults]   " + example));

@@ -40,18 +40,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code ./run bench soak [--minutes N] [--clients N] [--interval-seconds N] [--faults] [--json FILE]}: a real Trino
+ * {@code ./run bench soak [--minutes N] [--clients N] [--interval-seconds N] [--faults] [--cache-size SIZE] [--json FILE]}: a real Trino
  * server with the packaged plugin over the demo dataset, {@code clients} dashboards sending point lookups with a fresh
  * random key each (80% present, 20% absent; 5% of queries an IN list of ten), for {@code minutes}; with
  * {@code --faults}, the S3 front fails a seeded fraction of object GETs (throttling, 500s, cut bodies, stalls).
- * Every interval it prints queries, errors (by message), p50/p99, the coordinator's heap after its last GC, the
+ * Every interval it prints queries, errors (by message), p50/p99, the coordinator's heap after a full GC, the
  * metadata cache's weight against its limit, and evictions, all read from the server over JMX.
  */
 public final class SoakBenchmark
 {
     private static final PrintStream OUT = System.out;
 
-    private record Options(int minutes, int clients, int intervalSeconds, boolean faults, Path json, DemoDataset.Scale scale) {}
+    private record Options(int minutes, int clients, int intervalSeconds, boolean faults, Path json, DemoDataset.Scale scale, String cacheSize) {}
 
     private record Interval(int second, int queries, int errors, long p50Millis, long p99Millis, long heapAfterGcBytes, long cacheWeight, long cacheMaxWeight, long cacheEntries, long evictions, int serverThreads)
     {
@@ -72,8 +72,8 @@ public final class SoakBenchmark
         Path root = Path.of(System.getProperty("user.dir")).toAbsolutePath();
         Path work = root.resolve(".work/soak");
         Files.createDirectories(work);
-        OUT.printf("[soak] %d clients for %d minutes, faults %s; dataset %d files x %d row groups x %,d rows%n",
-                options.clients(), options.minutes(), options.faults() ? "on" : "off", options.scale().files(), options.scale().rowGroupsPerFile(), options.scale().rowsPerRowGroup());
+        OUT.printf("[soak] %d clients for %d minutes, faults %s, metadata cache %s; dataset %d files x %d row groups x %,d rows%n",
+                options.clients(), options.minutes(), options.faults() ? "on" : "off", options.cacheSize(), options.scale().files(), options.scale().rowGroupsPerFile(), options.scale().rowsPerRowGroup());
 
         try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"), freePort(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, java.util.Optional.of(work.resolve("s3-data")))) {
             try (S3Client client = s3.client()) {
@@ -95,16 +95,23 @@ public final class SoakBenchmark
                         "s3.endpoint", proxy.endpoint(),
                         "s3.aws-access-key", S3ProxyProcess.ACCESS_KEY,
                         "s3.aws-secret-key", S3ProxyProcess.SECRET_KEY,
-                        "s3.socket-read-timeout", "2s"), Map.of());
+                        "s3.socket-read-timeout", "2s",
+                        "metadata-cache.max-size", options.cacheSize()), Map.of());
+                // the heap is measured right after a full collection the soak asks for: Trino's own setting makes
+                // that request start a concurrent cycle instead, which returns before anything is collected
+                Files.writeString(etc.resolve("jvm.config"), "-XX:-ExplicitGCInvokesConcurrent\n", java.nio.file.StandardOpenOption.APPEND);
                 Path log = work.resolve("trino.log");
-                Map<String, String> jmx = Map.of(
+                // Trino keeps every finished query's details for query.min-expire-age (15 minutes by default): a soak
+                // shorter than that would see the engine's history grow, not the connector's heap
+                Map<String, String> serverProperties = Map.of(
+                        "query.min-expire-age", "1m",
                         "com.sun.management.jmxremote.port", Integer.toString(jmxPort),
                         "com.sun.management.jmxremote.rmi.port", Integer.toString(jmxPort),
                         "com.sun.management.jmxremote.host", "127.0.0.1",
                         "com.sun.management.jmxremote.authenticate", "false",
                         "com.sun.management.jmxremote.ssl", "false");
                 OUT.printf("[soak] starting Trino 483 on port %d (log %s)%n", port, log);
-                try (TrinoServerProcess trino = TrinoServerProcess.start(root.resolve("tests/trino-server"), work, etc, TrinoEtc.pluginDirectory(root, work), log, jmx)) {
+                try (TrinoServerProcess trino = TrinoServerProcess.start(root.resolve("tests/trino-server"), work, etc, TrinoEtc.pluginDirectory(root, work), log, serverProperties)) {
                     trino.awaitReady(Duration.ofMinutes(3));
                     if (options.faults()) {
                         proxy.injectFaults(new CountingProxy.FaultMix("soak", Map.of(
@@ -256,23 +263,16 @@ public final class SoakBenchmark
     }
 
     /**
-     * The old generation's occupancy after its last collection plus the young generation's survivors: the heap the
-     * server keeps, which must stay flat.
+     * The server's heap right after a full collection it is asked for (one per interval, stop-the-world): what it
+     * keeps, which must stay flat. The occupancy reported after the collector's own cycles lags by whole cycles and
+     * jumps with them.
      */
     private static long heapAfterGc(MBeanServerConnection server)
             throws Exception
     {
-        long total = 0;
-        for (ObjectName pool : server.queryNames(new ObjectName("java.lang:type=MemoryPool,*"), null)) {
-            if (!"HEAP".equals(String.valueOf(server.getAttribute(pool, "Type")))) {
-                continue;
-            }
-            Object usage = server.getAttribute(pool, "CollectionUsage");
-            if (usage instanceof CompositeData data && !pool.getKeyProperty("name").contains("Eden")) {
-                total += (Long) data.get("used");
-            }
-        }
-        return total;
+        ObjectName memory = new ObjectName("java.lang:type=Memory");
+        server.invoke(memory, "gc", null, null);
+        return (Long) ((CompositeData) server.getAttribute(memory, "HeapMemoryUsage")).get("used");
     }
 
     private static long percentile(List<Long> sorted, double quantile)
@@ -299,6 +299,7 @@ public final class SoakBenchmark
         boolean faults = false;
         Path json = null;
         DemoDataset.Scale scale = DemoDataset.DEFAULT_SCALE;
+        String cacheSize = "256MB";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--minutes" -> minutes = Integer.parseInt(args[++i]);
@@ -307,9 +308,10 @@ public final class SoakBenchmark
                 case "--faults" -> faults = true;
                 case "--json" -> json = Path.of(args[++i]);
                 case "--files" -> scale = new DemoDataset.Scale(Integer.parseInt(args[++i]), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), scale.devices());
-                default -> throw new IllegalArgumentException("unknown argument %s (known: --minutes N, --clients N, --interval-seconds N, --faults, --json FILE, --files N)".formatted(args[i]));
+                case "--cache-size" -> cacheSize = args[++i];
+                default -> throw new IllegalArgumentException("unknown argument %s (known: --minutes N, --clients N, --interval-seconds N, --faults, --json FILE, --files N, --cache-size SIZE)".formatted(args[i]));
             }
         }
-        return new Options(minutes, clients, interval, faults, json, scale);
+        return new Options(minutes, clients, interval, faults, json, scale, cacheSize);
     }
 }

@@ -11,7 +11,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import static io.parquetbloom.tests.CountingProxy.Fault.CUT_BODY;
