@@ -34,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static com.google.common.util.concurrent.MoreExecutors.directExecutor;
 import static io.airlift.concurrent.MoreFutures.toCompletableFuture;
 import static java.util.Objects.requireNonNull;
 
@@ -192,8 +193,19 @@ final class ParquetBloomSplitSource
             PlannedFile file = files.get(next++);
             ListenableFutureTask<List<ConnectorSplit>> task = ListenableFutureTask.create(() -> planFile(file));
             inFlight.add(new Planning(task, toCompletableFuture(task)));
+            // a finished file makes room for the next at once, not only when the engine asks for its next batch
+            task.addListener(this::refill, directExecutor());
             executor.execute(task);
         }
+    }
+
+    private synchronized void refill()
+    {
+        if (closed) {
+            return;
+        }
+        collectPlanned();
+        startPlanning();
     }
 
     // guarded by this
@@ -360,12 +372,14 @@ final class ParquetBloomSplitSource
     // guarded by this
     private void cancelInFlight()
     {
-        for (Planning planning : inFlight) {
+        // cleared first: a cancelled task's listener must find nothing left to collect
+        List<Planning> cancelled = List.copyOf(inFlight);
+        inFlight.clear();
+        for (Planning planning : cancelled) {
             if (planning.task().cancel(true)) {
                 filesCancelled++;
             }
         }
-        inFlight.clear();
     }
 
     @Override
