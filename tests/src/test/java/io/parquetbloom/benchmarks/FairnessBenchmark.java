@@ -65,7 +65,7 @@ public final class FairnessBenchmark
                 }
             }
             String endpoint = s3.endpoint();
-            try (CountingProxy proxy = new CountingProxy(Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)), latencyMillis, "/never-ignored/");
+            try (CountingProxy proxy = CountingProxy.inFrontOf(endpoint, latencyMillis);
                     DistributedQueryRunner runner = ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT)) {
                 runner.createCatalog("cold", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT,
                         Map.of("metadata-cache.max-size", "0B", "no-match-cache.enabled", "false")));

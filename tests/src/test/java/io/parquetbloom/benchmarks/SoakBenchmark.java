@@ -87,7 +87,7 @@ public final class SoakBenchmark
                 }
             }
             String endpoint = s3.endpoint();
-            try (CountingProxy proxy = new CountingProxy(Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)), 0, "/never-ignored/")) {
+            try (CountingProxy proxy = CountingProxy.inFrontOf(endpoint, 0)) {
                 int port = freePort();
                 int jmxPort = freePort();
                 Path etc = TrinoEtc.write(root, work.resolve("etc"), port, Map.of(

@@ -72,6 +72,17 @@ public final class CountingProxy
         threads.execute(this::acceptLoop);
     }
 
+    /**
+     * A proxy in front of the S3 server at {@code endpoint} ({@code http://host:port}) that counts and delays every
+     * request.
+     */
+    public static CountingProxy inFrontOf(String endpoint, long latencyMillis)
+            throws IOException
+    {
+        // no S3 path contains a NUL: nothing is ignored
+        return new CountingProxy(java.net.URI.create(endpoint).getPort(), latencyMillis, "\0");
+    }
+
     public String endpoint()
     {
         return "http://127.0.0.1:" + server.getLocalPort();

@@ -42,7 +42,7 @@ final class TestMetadataRequests
             }
         }
         String endpoint = s3.endpoint();
-        proxy = closeAfterClass(new CountingProxy(Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)), 0, "/never-ignored/"));
+        proxy = closeAfterClass(CountingProxy.inFrontOf(endpoint, 0));
         return ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
     }
 

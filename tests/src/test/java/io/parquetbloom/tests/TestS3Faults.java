@@ -49,7 +49,7 @@ final class TestS3Faults
             joinKeys = lake.writeKeys(client, work, 10, 4);
         }
         String endpoint = s3.endpoint();
-        proxy = closeAfterClass(new CountingProxy(Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)), 0, "/never-ignored/"));
+        proxy = closeAfterClass(CountingProxy.inFrontOf(endpoint, 0));
         DistributedQueryRunner runner = ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
         runner.createCatalog("faulty", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, S3FaultWorkload.CATALOG_PROPERTIES));
         return runner;
