@@ -1,6 +1,7 @@
 package io.parquetbloom.connector;
 
 import com.google.inject.Inject;
+import io.parquetbloom.metadata.MetadataConfig;
 import io.airlift.concurrent.BoundedExecutor;
 import jakarta.annotation.PreDestroy;
 
@@ -22,7 +23,7 @@ public class MetadataExecutor
     private final int concurrency;
 
     @Inject
-    public MetadataExecutor(ParquetBloomConfig config)
+    public MetadataExecutor(MetadataConfig config)
     {
         this.concurrency = config.getMetadataConcurrency();
     }

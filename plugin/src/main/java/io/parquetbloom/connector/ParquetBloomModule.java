@@ -3,11 +3,21 @@ package io.parquetbloom.connector;
 import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
+import io.parquetbloom.metadata.BloomFilterCache;
+import io.parquetbloom.metadata.FooterCache;
+import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.pruning.NoMatchCache;
+import io.parquetbloom.pruning.PruningConfig;
+import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.s3.S3ClientProvider;
 import io.parquetbloom.s3.S3Config;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.table.FileColumnResolver;
+import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTables;
+import io.parquetbloom.table.ParquetTypeMapping;
 import io.parquetbloom.table.TableSchemaReader;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -20,6 +30,9 @@ public class ParquetBloomModule
     @Override
     public void configure(Binder binder)
     {
+        configBinder(binder).bindConfig(LakeConfig.class);
+        configBinder(binder).bindConfig(MetadataConfig.class);
+        configBinder(binder).bindConfig(PruningConfig.class);
         configBinder(binder).bindConfig(ParquetBloomConfig.class);
         configBinder(binder).bindConfig(S3Config.class);
 
@@ -31,6 +44,13 @@ public class ParquetBloomModule
         binder.bind(TableSchemaReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetMetadataCache.class).in(Scopes.SINGLETON);
         newExporter(binder).export(ParquetMetadataCache.class).withGeneratedName();
+        binder.bind(FooterCache.class).in(Scopes.SINGLETON);
+        binder.bind(BloomFilterCache.class).in(Scopes.SINGLETON);
+        binder.bind(NoMatchCache.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetMetadataReader.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetTypeMapping.class).in(Scopes.SINGLETON);
+        binder.bind(FileColumnResolver.class).in(Scopes.SINGLETON);
+        binder.bind(RowGroupPruner.class).in(Scopes.SINGLETON);
 
         binder.bind(MetadataExecutor.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);

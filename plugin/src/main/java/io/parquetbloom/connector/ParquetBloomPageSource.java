@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.s3.S3RequestStats;
@@ -21,7 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -58,10 +59,9 @@ public class ParquetBloomPageSource
             int[] channels,
             Block[] constants,
             PruningStats pruningStats,
-            S3RequestStats requestStats,
-            MetadataCacheStats cacheStats)
+            ReadStats readStats)
     {
-        this.cacheStats = requireNonNull(cacheStats, "cacheStats is null");
+        this.cacheStats = readStats.cache();
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.rowGroups = List.copyOf(rowGroups);
@@ -70,7 +70,7 @@ public class ParquetBloomPageSource
         this.channels = requireNonNull(channels, "channels is null");
         this.constants = requireNonNull(constants, "constants is null");
         this.pruningStats = requireNonNull(pruningStats, "pruningStats is null");
-        this.requestStats = requireNonNull(requestStats, "requestStats is null");
+        this.requestStats = readStats.requests();
         this.closed = reader.isEmpty();
     }
 

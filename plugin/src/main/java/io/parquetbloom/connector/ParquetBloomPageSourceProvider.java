@@ -5,19 +5,22 @@ import com.google.inject.Inject;
 import io.airlift.units.DataSize;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.FileKey;
-import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.pruning.DomainValueMatcher;
+import io.parquetbloom.pruning.NoMatchCache;
 import io.parquetbloom.pruning.NoMatchRecorder;
+import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.pruning.RowGroupPruner;
+import io.parquetbloom.pruning.RowGroupScope;
+import io.parquetbloom.pruning.RowGroupSelection;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3ParquetDataSource;
-import io.parquetbloom.s3.S3RequestStats;
-import io.parquetbloom.table.ParquetTypeMapping;
+import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.Column;
 import io.trino.parquet.Field;
@@ -42,7 +45,6 @@ import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
-import io.trino.spi.type.TypeManager;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.schema.MessageType;
@@ -57,13 +59,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
-import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
-import static io.parquetbloom.connector.ParquetBloomSessionProperties.isBloomFilterEnabled;
-import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchCacheEnabled;
-import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisticsPruningEnabled;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
@@ -81,18 +79,20 @@ public class ParquetBloomPageSourceProvider
         implements ConnectorPageSourceProvider
 {
     private final S3ObjectStore store;
-    private final ParquetMetadataCache cache;
+    private final ParquetMetadataReader metadataReader;
+    private final NoMatchCache noMatchCache;
     private final FileColumnResolver resolver;
     private final RowGroupPruner pruner;
     private final ParquetReaderOptions readerOptions;
 
     @Inject
-    public ParquetBloomPageSourceProvider(S3ObjectStore store, ParquetMetadataCache cache, TypeManager typeManager)
+    public ParquetBloomPageSourceProvider(S3ObjectStore store, ParquetMetadataReader metadataReader, NoMatchCache noMatchCache, FileColumnResolver resolver, RowGroupPruner pruner)
     {
         this.store = requireNonNull(store, "store is null");
-        this.cache = requireNonNull(cache, "cache is null");
-        this.resolver = new FileColumnResolver(new ParquetTypeMapping(typeManager));
-        this.pruner = new RowGroupPruner(cache);
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.noMatchCache = requireNonNull(noMatchCache, "noMatchCache is null");
+        this.resolver = requireNonNull(resolver, "resolver is null");
+        this.pruner = requireNonNull(pruner, "pruner is null");
         this.readerOptions = ParquetReaderOptions.builder()
                 // we prune with our own filters and never want a small file read whole
                 .withBloomFilter(false)
@@ -114,60 +114,39 @@ public class ParquetBloomPageSourceProvider
         ParquetBloomSplit split = (ParquetBloomSplit) connectorSplit;
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
         List<ParquetBloomColumnHandle> columns = columnHandles.stream().map(ParquetBloomColumnHandle.class::cast).collect(ImmutableList.toImmutableList());
-        PruningStats pruningStats = new PruningStats();
-        S3RequestStats requestStats = new S3RequestStats();
-        MetadataCacheStats cacheStats = new MetadataCacheStats();
-
+        ReadStats readStats = new ReadStats();
         TupleDomain<ParquetBloomColumnHandle> constraint = table.constraint()
                 .intersect(dynamicFilter.getCurrentPredicate().transformKeys(ParquetBloomColumnHandle.class::cast));
-        if (constraint.isNone() || !partitionMatches(split, constraint)) {
-            return emptySource(split, columns, pruningStats, requestStats, cacheStats);
+        PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), constraint);
+        if (!plan.matchesPartition(split.partitionValues())) {
+            return emptySource(split, columns, new PruningStats(), readStats);
         }
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
-        ParquetFileMetadata file = cache.footer(object, table.toString(), requestStats, cacheStats);
+        ParquetFileMetadata file = metadataReader.footer(object, plan.table(), readStats);
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
 
-        // top-level fields to read (projected) and to prune on (constrained)
+        // top-level fields to read (projected) and to filter on (constrained); a column the file stores as another
+        // type fails here, naming file and column
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
         for (ParquetBloomColumnHandle column : columns) {
             fileField(column, fileSchema, split).ifPresent(field -> fields.put(column, field));
         }
-        Map<String, Domain> domains = new HashMap<>();
-        for (Map.Entry<ParquetBloomColumnHandle, Domain> entry : constraint.getDomains().orElseThrow().entrySet()) {
-            Optional<org.apache.parquet.schema.Type> field = fileField(entry.getKey(), fileSchema, split);
-            if (field.isPresent()) {
-                fields.putIfAbsent(entry.getKey(), field.get());
-                domains.put(entry.getKey().name(), entry.getValue());
-            }
+        for (ParquetBloomColumnHandle column : constraint.getDomains().orElseThrow().keySet()) {
+            fileField(column, fileSchema, split).ifPresent(field -> fields.putIfAbsent(column, field));
         }
 
-        List<Integer> ordinals;
-        if (split.rowGroups().isPresent()) {
-            // the coordinator already pruned this file with the same predicate and the dynamic filter it waited for
-            ordinals = split.rowGroups().get();
-            if (isNoMatchCacheEnabled(session)) {
-                // rows this node read since the coordinator decided may have shown some to hold no match
-                ordinals = pruner.removeKnownNoMatch(file, ordinals, domains, pruningStats);
-            }
-        }
-        else {
-            // unpruned split (the coordinator could not prune the file, or pruning was off there): the same pruning
-            // path, failing open the same way
-            ordinals = pruner.prune(
-                    file,
-                    domains,
-                    Optional.empty(),
-                    split.start(),
-                    split.length(),
-                    new RowGroupPruner.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session)),
-                    new RowGroupPruner.HashMemo(),
-                    requestStats,
-                    cacheStats,
-                    pruningStats);
-        }
+        // a split with row groups was pruned by the coordinator with the same plan and the dynamic filter it waited
+        // for; an unpruned one (the coordinator could not prune the file, or pruning was off there) is pruned here
+        RowGroupScope scope = split.rowGroups()
+                .<RowGroupScope>map(RowGroupScope.Planned::new)
+                .orElseGet(() -> new RowGroupScope.ByteRange(split.start(), split.length()));
+        RowGroupSelection selection = pruner.prune(file, plan, scope, readStats);
+        PruningStats pruningStats = selection.stats();
+        Map<String, Domain> domains = selection.fileDomains();
+        List<Integer> ordinals = selection.rowGroups();
         if (ordinals.isEmpty()) {
-            return emptySource(split, columns, pruningStats, requestStats, cacheStats);
+            return emptySource(split, columns, pruningStats, readStats);
         }
 
         MessageType requestedSchema = new MessageType(fileSchema.getName(), fields.values().stream().distinct().toList());
@@ -202,7 +181,7 @@ public class ParquetBloomPageSourceProvider
                 channels[i] = readerColumns.size();
                 conversion.ifPresent(value -> conversions.put(readerColumns.size(), value));
                 Domain domain = domains.get(column.name());
-                if (domain != null && field.isPrimitive() && cache.remembersNoMatch(domain)) {
+                if (domain != null && field.isPrimitive() && noMatchCache.remembers(domain)) {
                     trackedColumns.add(new NoMatchRecorder.TrackedColumn(i, column.name(), domain, new DomainValueMatcher(column.type(), domain)));
                 }
                 readerColumns.add(new Column(field.getName(), readerField.get()));
@@ -218,11 +197,11 @@ public class ParquetBloomPageSourceProvider
             readRowGroups.add(new NoMatchRecorder.ReadRowGroup(ordinals.get(i), rowGroups.get(i).fileRowOffset(), rowGroups.get(i).prunedBlockMetadata().getRowCount()));
         }
         Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
-        if (isNoMatchCacheEnabled(session) && !trackedColumns.isEmpty()) {
-            noMatchRecorder = Optional.of(new NoMatchRecorder(cache, FileKey.of(object), readRowGroups, trackedColumns, pruningStats));
+        if (plan.options().noMatchCache() && !trackedColumns.isEmpty()) {
+            noMatchRecorder = Optional.of(new NoMatchRecorder(noMatchCache, FileKey.of(object), readRowGroups, trackedColumns, pruningStats));
         }
 
-        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, requestStats, readerOptions);
+        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions);
         ParquetReader reader;
         try {
             reader = new ParquetReader(
@@ -247,7 +226,7 @@ public class ParquetBloomPageSourceProvider
             }
             throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot open Parquet file %s: %s".formatted(split.path(), e.getMessage()), e);
         }
-        return new ParquetBloomPageSource(split.path(), Optional.of(reader), readRowGroups, conversions, noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, requestStats, cacheStats);
+        return new ParquetBloomPageSource(split.path(), Optional.of(reader), readRowGroups, conversions, noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, readStats);
     }
 
     /**
@@ -271,26 +250,15 @@ public class ParquetBloomPageSourceProvider
      */
     private Optional<org.apache.parquet.schema.Type> fileField(ParquetBloomColumnHandle column, MessageType fileSchema, ParquetBloomSplit split)
     {
-        return switch (resolver.resolve(column, fileSchema)) {
+        if (column.partitionKey()) {
+            return Optional.empty();
+        }
+        return switch (resolver.resolve(column.name(), column.type(), fileSchema)) {
             case FileColumnResolver.Resolution.Missing _ -> Optional.empty();
             case FileColumnResolver.Resolution.Match match -> Optional.of(match.field());
             case FileColumnResolver.Resolution.Mismatch mismatch -> throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Column %s of file %s has Parquet type %s (%s); the table declares %s".formatted(
                     column.name(), split.path(), mismatch.field().toString().trim(), mismatch.fileType().map(Type::getDisplayName).orElse("unsupported"), column.type().getDisplayName()));
         };
-    }
-
-    private static boolean partitionMatches(ParquetBloomSplit split, TupleDomain<ParquetBloomColumnHandle> constraint)
-    {
-        for (Map.Entry<ParquetBloomColumnHandle, Domain> entry : constraint.getDomains().orElseThrow().entrySet()) {
-            ParquetBloomColumnHandle column = entry.getKey();
-            if (column.partitionKey()) {
-                Object value = PartitionValues.toNativeValue(column.type(), split.partitionValues().getOrDefault(column.name(), Optional.empty()));
-                if (!entry.getValue().includesNullableValue(value)) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     private static Block constantBlock(ParquetBloomColumnHandle column, ParquetBloomSplit split)
@@ -304,8 +272,8 @@ public class ParquetBloomPageSourceProvider
         return builder.build();
     }
 
-    private static ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, S3RequestStats requestStats, MetadataCacheStats cacheStats)
+    private static ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, ReadStats readStats)
     {
-        return new ParquetBloomPageSource(split.path(), Optional.empty(), List.of(), Map.of(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, requestStats, cacheStats);
+        return new ParquetBloomPageSource(split.path(), Optional.empty(), List.of(), Map.of(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, readStats);
     }
 }

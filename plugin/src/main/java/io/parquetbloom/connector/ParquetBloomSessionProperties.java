@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.parquetbloom.pruning.PruningConfig;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.session.PropertyMetadata;
@@ -26,7 +27,7 @@ public final class ParquetBloomSessionProperties
     private final List<PropertyMetadata<?>> sessionProperties;
 
     @Inject
-    public ParquetBloomSessionProperties(ParquetBloomConfig config)
+    public ParquetBloomSessionProperties(PruningConfig config)
     {
         sessionProperties = ImmutableList.of(
                 booleanProperty(BLOOM_FILTER_ENABLED, "Prune row groups with Parquet bloom filters", config.isBloomFilterEnabled(), false),

@@ -3,11 +3,14 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.util.concurrent.ListenableFutureTask;
-import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.pruning.RowGroupPruner;
+import io.parquetbloom.pruning.RowGroupScope;
+import io.parquetbloom.pruning.RowGroupSelection;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeFile;
@@ -19,13 +22,10 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.DynamicFilterSnapshot;
 import io.trino.spi.metrics.Metric;
 import io.trino.spi.metrics.Metrics;
-import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
-import org.apache.parquet.schema.MessageType;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -66,27 +66,22 @@ final class ParquetBloomSplitSource
 
     private final List<PlannedFile> files;
     private final TupleDomain<ParquetBloomColumnHandle> tableConstraint;
-    private final String table;
-    private final RowGroupPruner.Options options;
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
     private final Executor executor;
     private final int window;
-    private final ParquetMetadataCache cache;
+    private final ParquetMetadataReader metadataReader;
     private final RowGroupPruner pruner;
-    private final FileColumnResolver resolver;
     private final S3RequestStats planningStats;
-    private final S3RequestStats pruningRequests = new S3RequestStats();
-    private final MetadataCacheStats cacheStats = new MetadataCacheStats();
+    private final ReadStats pruningReads = new ReadStats();
     private final PruningStats pruningStats = new PruningStats();
-    private final RowGroupPruner.HashMemo memo = new RowGroupPruner.HashMemo();
     private final AtomicLong filesPruned = new AtomicLong();
     private final AtomicLong filesFailedOpen = new AtomicLong();
     private final AtomicLong filesPlanned = new AtomicLong();
     private final AtomicLong dynamicFilterUpdates = new AtomicLong();
 
-    // the newest predicate: the table's constraint and the dynamic filter as of the latest batch
-    private volatile TupleDomain<ParquetBloomColumnHandle> constraint;
+    // the newest plan: the table's constraint and the dynamic filter as of the latest batch
+    private volatile PruningPlan plan;
     // guarded by this
     private int next;
     private final List<Planning> inFlight = new ArrayList<>();
@@ -100,29 +95,24 @@ final class ParquetBloomSplitSource
     ParquetBloomSplitSource(
             List<PlannedFile> files,
             TupleDomain<ParquetBloomColumnHandle> tableConstraint,
-            String table,
-            RowGroupPruner.Options options,
+            PruningPlan plan,
             long maxSplitSize,
             long dynamicFilterWaitMillis,
             Executor executor,
             int window,
-            ParquetMetadataCache cache,
+            ParquetMetadataReader metadataReader,
             RowGroupPruner pruner,
-            FileColumnResolver resolver,
             S3RequestStats planningStats)
     {
         this.files = List.copyOf(requireNonNull(files, "files is null"));
         this.tableConstraint = requireNonNull(tableConstraint, "tableConstraint is null");
-        this.constraint = tableConstraint;
-        this.table = requireNonNull(table, "table is null");
-        this.options = requireNonNull(options, "options is null");
+        this.plan = requireNonNull(plan, "plan is null");
         this.maxSplitSize = maxSplitSize;
         this.dynamicFilterWaitMillis = dynamicFilterWaitMillis;
         this.executor = requireNonNull(executor, "executor is null");
         this.window = window;
-        this.cache = requireNonNull(cache, "cache is null");
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.pruner = requireNonNull(pruner, "pruner is null");
-        this.resolver = requireNonNull(resolver, "resolver is null");
         this.planningStats = requireNonNull(planningStats, "planningStats is null");
     }
 
@@ -133,7 +123,7 @@ final class ParquetBloomSplitSource
         CompletableFuture<?>[] pending;
         synchronized (this) {
             narrow(dynamicFilterSnapshot);
-            if (constraint.isNone()) {
+            if (plan.none()) {
                 // nothing can match: neither what is planned nor what is left
                 filesPruned.addAndGet(files.size() - next);
                 next = files.size();
@@ -141,7 +131,7 @@ final class ParquetBloomSplitSource
                 cancelInFlight();
                 return CompletableFuture.completedFuture(ImmutableList.of());
             }
-            if (!prunesFiles()) {
+            if (!plan.prunesFiles()) {
                 // no metadata to read: splits straight from the listing, at most a batch at a time
                 while (ready.size() < batchSize && next < files.size()) {
                     ready.addAll(unprunedSplits(files.get(next++)));
@@ -183,7 +173,7 @@ final class ParquetBloomSplitSource
             dynamicFilterUpdates.incrementAndGet();
         }
         lastDynamicFilter = dynamicFilter;
-        constraint = tableConstraint.intersect(snapshot.currentPredicate().transformKeys(ParquetBloomColumnHandle.class::cast));
+        plan = PruningPlans.create(plan.table(), plan.options(), tableConstraint.intersect(dynamicFilter.transformKeys(ParquetBloomColumnHandle.class::cast)));
     }
 
     // guarded by this
@@ -233,36 +223,20 @@ final class ParquetBloomSplitSource
         return batch.build();
     }
 
-    private boolean prunesFiles()
-    {
-        if (!options.statistics() && !options.bloomFilters()) {
-            return false;
-        }
-        return constraint.getDomains().orElseThrow().keySet().stream().anyMatch(column -> !column.partitionKey());
-    }
-
     private List<ConnectorSplit> planFile(PlannedFile planned)
     {
-        TupleDomain<ParquetBloomColumnHandle> predicate = constraint;
+        PruningPlan plan = this.plan;
         S3ObjectInfo object = planned.file().object();
         filesPlanned.incrementAndGet();
         try {
-            if (predicate.isNone()) {
+            if (plan.none()) {
                 filesPruned.incrementAndGet();
                 return ImmutableList.of();
             }
-            ParquetFileMetadata file = cache.footer(object, table, pruningRequests, cacheStats);
-            MessageType schema = file.metadata().getFileMetaData().getSchema();
-            Map<String, Domain> domains = new HashMap<>();
-            for (Map.Entry<ParquetBloomColumnHandle, Domain> entry : predicate.getDomains().orElseThrow().entrySet()) {
-                // a mismatching column is left to the worker, which reports it with the file's name
-                if (resolver.resolve(entry.getKey(), schema) instanceof FileColumnResolver.Resolution.Match) {
-                    domains.put(entry.getKey().name(), entry.getValue());
-                }
-            }
-            PruningStats fileStats = new PruningStats();
-            List<Integer> survivors = pruner.prune(file, domains, Optional.empty(), 0, Long.MAX_VALUE, options, memo, pruningRequests, cacheStats, fileStats);
-            pruningStats.add(fileStats);
+            ParquetFileMetadata file = metadataReader.footer(object, plan.table(), pruningReads);
+            RowGroupSelection selection = pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, pruningReads);
+            pruningStats.add(selection.stats());
+            List<Integer> survivors = selection.rowGroups();
             if (survivors.isEmpty()) {
                 filesPruned.incrementAndGet();
                 return ImmutableList.of();
@@ -332,11 +306,11 @@ final class ParquetBloomSplitSource
     {
         ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
         metrics.put("s3ListRequests", new LongCount(planningStats.listRequests()));
-        metrics.put("s3PlanningGetRequests", new LongCount(planningStats.getRequests() + pruningRequests.getRequests()));
-        metrics.put("s3PlanningBytesRead", new LongCount(planningStats.getBytes() + pruningRequests.getBytes()));
-        metrics.put("s3PlanningRetries", new LongCount(planningStats.retries() + pruningRequests.retries()));
-        metrics.put("s3PlanningThrottledAttempts", new LongCount(planningStats.throttledAttempts() + pruningRequests.throttledAttempts()));
-        metrics.put("s3PlanningFailedAttempts", new LongCount(planningStats.failedAttempts() + pruningRequests.failedAttempts()));
+        metrics.put("s3PlanningGetRequests", new LongCount(planningStats.getRequests() + pruningReads.requests().getRequests()));
+        metrics.put("s3PlanningBytesRead", new LongCount(planningStats.getBytes() + pruningReads.requests().getBytes()));
+        metrics.put("s3PlanningRetries", new LongCount(planningStats.retries() + pruningReads.requests().retries()));
+        metrics.put("s3PlanningThrottledAttempts", new LongCount(planningStats.throttledAttempts() + pruningReads.requests().throttledAttempts()));
+        metrics.put("s3PlanningFailedAttempts", new LongCount(planningStats.failedAttempts() + pruningReads.requests().failedAttempts()));
         metrics.put("filesTotal", new LongCount(files.size()));
         metrics.put("filesPlanned", new LongCount(filesPlanned.get()));
         metrics.put("filesPrunedBeforeSplits", new LongCount(filesPruned.get()));
@@ -345,8 +319,8 @@ final class ParquetBloomSplitSource
         synchronized (this) {
             metrics.put("filesNotPlannedOnClose", new LongCount(filesCancelled));
         }
-        metrics.put("planningMetadataCacheFooterHits", new LongCount(cacheStats.footerHits()));
-        metrics.put("planningMetadataCacheFilterHits", new LongCount(cacheStats.filterHits()));
+        metrics.put("planningMetadataCacheFooterHits", new LongCount(pruningReads.cache().footerHits()));
+        metrics.put("planningMetadataCacheFilterHits", new LongCount(pruningReads.cache().filterHits()));
         pruningStats.toMetrics().forEach((name, value) -> metrics.put("planning" + Character.toUpperCase(name.charAt(0)) + name.substring(1), value));
         return new Metrics(metrics.buildKeepingLast());
     }

@@ -9,7 +9,7 @@ import io.trino.spi.connector.SourcePage;
 import java.util.Map;
 import java.util.function.ObjLongConsumer;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**

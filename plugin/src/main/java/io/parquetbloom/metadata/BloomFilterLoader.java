@@ -36,16 +36,10 @@ public final class BloomFilterLoader
     private BloomFilterLoader() {}
 
     /**
-     * @param bytesRead receives the number of filter bytes fetched with new GETs
-     * @return one result per requested key that has a filter in the file; keys without {@code bloom_filter_offset}
-     * are absent from the map
+     * @return one result per requested key that has a filter in the file (keys without {@code bloom_filter_offset}
+     * are absent), and the filter bytes fetched with new GETs
      */
-    public static Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> load(
-            S3ObjectStore store,
-            ParquetFileMetadata file,
-            Collection<BloomFilterKey> keys,
-            S3RequestStats stats,
-            long[] bytesRead)
+    public static LoadedFilters load(S3ObjectStore store, ParquetFileMetadata file, Collection<BloomFilterKey> keys, S3RequestStats stats)
     {
         requireNonNull(file, "file is null");
         FileMetaData footer = file.metadata().getParquetMetadata();
@@ -99,6 +93,7 @@ public final class BloomFilterLoader
         }
 
         toFetch.sort(Comparator.comparingLong(Range::offset));
+        long bytesRead = 0;
         int index = 0;
         while (index < toFetch.size()) {
             int end = index + 1;
@@ -109,14 +104,14 @@ public final class BloomFilterLoader
                 end++;
             }
             byte[] bytes = store.read(file.object(), clusterStart, (int) (clusterEnd - clusterStart), stats);
-            bytesRead[0] += bytes.length;
+            bytesRead += bytes.length;
             for (int i = index; i < end; i++) {
                 Range range = toFetch.get(i);
                 results.put(range.key(), range.parse(bytes, (int) (range.offset() - clusterStart)));
             }
             index = end;
         }
-        return results;
+        return new LoadedFilters(results, bytesRead);
     }
 
     private record Range(BloomFilterKey key, long offset, long extent, OptionalInt declared, boolean mustFill)

@@ -13,7 +13,7 @@ import io.trino.spi.TrinoException;
 import java.io.IOException;
 import java.util.Optional;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.util.Objects.requireNonNull;
 

@@ -4,6 +4,8 @@ import com.google.common.base.Suppliers;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.FileMetaData;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,6 +72,37 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
     {
         int n = tail.length;
         return (tail[n - 8] & 0xFF) | (tail[n - 7] & 0xFF) << 8 | (tail[n - 6] & 0xFF) << 16 | (tail[n - 5] & 0xFF) << 24;
+    }
+
+    /**
+     * This file's metadata keeping of the tail read only the footer: its filters are cached on their own, and the data
+     * pages a short file's tail also holds would fill the cache with bytes nobody asks for again.
+     */
+    public ParquetFileMetadata retainOnlyFooter()
+    {
+        long keepFrom = footerStart();
+        if (keepFrom <= tailStart) {
+            return this;
+        }
+        byte[] kept = java.util.Arrays.copyOfRange(tail, (int) (keepFrom - tailStart), tail.length);
+        return new ParquetFileMetadata(object, metadata, keepFrom, kept, blocksSupplier);
+    }
+
+    /**
+     * Values in the column chunk of a filter key, or -1 when the footer has no such chunk.
+     */
+    public long valueCount(BloomFilterKey key)
+    {
+        FileMetaData footer = metadata.getParquetMetadata();
+        if (footer.getRow_groups() == null || key.rowGroup() >= footer.getRow_groups().size()) {
+            return -1;
+        }
+        for (ColumnChunk chunk : footer.getRow_groups().get(key.rowGroup()).getColumns()) {
+            if (chunk.isSetMeta_data() && new BloomFilterKey(key.rowGroup(), chunk.getMeta_data().getPath_in_schema()).equals(key)) {
+                return chunk.getMeta_data().getNum_values();
+            }
+        }
+        return -1;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.parquetbloom.pruning;
 
 import io.parquetbloom.metadata.FileKey;
-import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.predicate.Domain;
 
@@ -12,7 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Watches the pages a reader returns and, for every row group whose rows were all seen and in which no row of a
- * constrained column lies in that column's domain, tells the {@link ParquetMetadataCache}. The next query with the
+ * constrained column lies in that column's domain, tells the {@link NoMatchCache}. The next query with the
  * same predicate skips that row group without I/O ({@link RowGroupPruner}): a bloom filter false positive costs its
  * column chunks once, not on every repeated lookup.
  * <p>
@@ -58,7 +57,7 @@ public final class NoMatchRecorder
         }
     }
 
-    private final ParquetMetadataCache cache;
+    private final NoMatchCache cache;
     private final FileKey file;
     private final List<ReadRowGroup> rowGroups;
     private final List<TrackedColumn> columns;
@@ -71,7 +70,7 @@ public final class NoMatchRecorder
     /**
      * @param rowGroups the row groups the reader returns, in its order
      */
-    public NoMatchRecorder(ParquetMetadataCache cache, FileKey file, List<ReadRowGroup> rowGroups, List<TrackedColumn> columns, PruningStats stats)
+    public NoMatchRecorder(NoMatchCache cache, FileKey file, List<ReadRowGroup> rowGroups, List<TrackedColumn> columns, PruningStats stats)
     {
         this.cache = requireNonNull(cache, "cache is null");
         this.file = requireNonNull(file, "file is null");

@@ -1,13 +1,15 @@
 package io.parquetbloom.pruning;
 
 import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.FileKey;
-import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.LoadedFilters;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.metadata.ParquetMetadataCache;
-import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSourceId;
@@ -20,7 +22,6 @@ import io.trino.spi.predicate.TupleDomain;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
@@ -32,8 +33,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
@@ -50,49 +49,44 @@ import static java.util.Objects.requireNonNull;
  */
 public final class RowGroupPruner
 {
-    private final ParquetMetadataCache cache;
+    private final ParquetMetadataReader metadataReader;
+    private final NoMatchCache noMatchCache;
+    private final FileColumnResolver resolver;
 
-    public RowGroupPruner(ParquetMetadataCache cache)
+    @Inject
+    public RowGroupPruner(ParquetMetadataReader metadataReader, NoMatchCache noMatchCache, FileColumnResolver resolver)
     {
-        this.cache = requireNonNull(cache, "cache is null");
-    }
-
-    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache) {}
-
-    /**
-     * Hashes of a column's values per physical column type, so a query hashes each value once, not once per file.
-     */
-    public static final class HashMemo
-    {
-        private record Key(String column, PrimitiveType type) {}
-
-        private final Map<Key, Optional<BloomColumnPredicate>> predicates = new ConcurrentHashMap<>();
-
-        Optional<BloomColumnPredicate> get(ColumnDescriptor descriptor, Domain domain, int maxValues)
-        {
-            return predicates.computeIfAbsent(new Key(String.join(".", descriptor.getPath()), descriptor.getPrimitiveType()),
-                    _ -> BloomColumnPredicate.create(descriptor, domain, maxValues));
-        }
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.noMatchCache = requireNonNull(noMatchCache, "noMatchCache is null");
+        this.resolver = requireNonNull(resolver, "resolver is null");
     }
 
     /**
-     * @param domains the predicate on the file's top-level primitive fields, by field name (as trino-parquet names
-     * them: lower case); fields the caller could not match to the table are left out
-     * @param ordinals row groups to consider, or empty for all
-     * @return ordinals of the row groups that may match, in file order
+     * The row groups of {@code file} within {@code scope} that may hold rows the plan accepts. Never throws for
+     * statistics or filters it cannot read or fetch: those keep their row groups and are counted.
      */
-    public List<Integer> prune(
+    public RowGroupSelection prune(ParquetFileMetadata file, PruningPlan plan, RowGroupScope scope, ReadStats readStats)
+    {
+        MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
+        Map<String, Domain> domains = plan.domainsIn(fileSchema, resolver);
+        PruningStats stats = new PruningStats();
+        List<Integer> survivors = switch (scope) {
+            case RowGroupScope.Planned planned -> plan.options().noMatchCache() ? removeKnownNoMatch(file, planned.rowGroups(), domains, stats) : planned.rowGroups();
+            case RowGroupScope.ByteRange range -> prune(file, fileSchema, domains, range, plan, readStats, stats);
+        };
+        return new RowGroupSelection(survivors, domains, stats);
+    }
+
+    private List<Integer> prune(
             ParquetFileMetadata file,
+            MessageType fileSchema,
             Map<String, Domain> domains,
-            Optional<Set<Integer>> ordinals,
-            long splitStart,
-            long splitLength,
-            Options options,
-            HashMemo memo,
-            S3RequestStats requestStats,
-            MetadataCacheStats cacheStats,
+            RowGroupScope.ByteRange range,
+            PruningPlan plan,
+            ReadStats readStats,
             PruningStats stats)
     {
+        PruningPlan.Options options = plan.options();
         ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
         List<BlockMetadata> blocks;
         try {
@@ -102,7 +96,6 @@ public final class RowGroupPruner
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
 
         Map<String, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
         Map<String, Domain> primitiveDomains = new HashMap<>();
@@ -132,7 +125,7 @@ public final class RowGroupPruner
                 parquetDomains.put(descriptor, domain);
             }
             if (options.bloomFilters()) {
-                memo.get(descriptor, domain, options.maxBloomValues()).ifPresent(bloomPredicates::add);
+                plan.memo().get(descriptor, domain, options.maxBloomValues()).ifPresent(bloomPredicates::add);
             }
         }
         Optional<TupleDomainParquetPredicate> statisticsPredicate = Optional.empty();
@@ -151,10 +144,7 @@ public final class RowGroupPruner
         List<Candidate> candidates = new ArrayList<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             BlockMetadata block = blocks.get(ordinal);
-            if (ordinals.isPresent() && !ordinals.get().contains(ordinal)) {
-                continue;
-            }
-            if (!inSplit(block, file.object().size(), splitStart, splitLength)) {
+            if (!inSplit(block, file.object().size(), range.start(), range.length())) {
                 continue;
             }
             stats.addRowGroups(1);
@@ -184,7 +174,7 @@ public final class RowGroupPruner
         }
 
         if (!bloomPredicates.isEmpty() && !candidates.isEmpty()) {
-            candidates = pruneByBloomFilters(file, bloomPredicates, candidates, requestStats, cacheStats, stats);
+            candidates = pruneByBloomFilters(file, bloomPredicates, candidates, readStats, stats);
         }
         return candidates.stream().map(Candidate::ordinal).collect(ImmutableList.toImmutableList());
     }
@@ -211,7 +201,7 @@ public final class RowGroupPruner
     /**
      * Drops the row groups an earlier read found to hold no match (see {@link NoMatchRecorder}); no I/O.
      */
-    public List<Integer> removeKnownNoMatch(ParquetFileMetadata file, List<Integer> ordinals, Map<String, Domain> domains, PruningStats stats)
+    private List<Integer> removeKnownNoMatch(ParquetFileMetadata file, List<Integer> ordinals, Map<String, Domain> domains, PruningStats stats)
     {
         FileKey fileKey = FileKey.of(file.object());
         Map<String, Domain> noMatchDomains = rememberedDomains(domains);
@@ -234,7 +224,7 @@ public final class RowGroupPruner
     {
         Map<String, Domain> remembered = new HashMap<>();
         domains.forEach((column, domain) -> {
-            if (cache.remembersNoMatch(domain)) {
+            if (noMatchCache.remembers(domain)) {
                 remembered.put(column, domain);
             }
         });
@@ -244,14 +234,14 @@ public final class RowGroupPruner
     private boolean knownNoMatch(FileKey fileKey, int ordinal, Map<String, Domain> domains)
     {
         for (Map.Entry<String, Domain> entry : domains.entrySet()) {
-            if (cache.knownNoMatch(fileKey, ordinal, entry.getKey(), entry.getValue())) {
+            if (noMatchCache.knownNoMatch(fileKey, ordinal, entry.getKey(), entry.getValue())) {
                 return true;
             }
         }
         return false;
     }
 
-    private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, S3RequestStats requestStats, MetadataCacheStats cacheStats, PruningStats stats)
+    private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, ReadStats readStats, PruningStats stats)
     {
         // a filter helps only where the predicate excludes NULL or the chunk has no NULLs
         List<BloomFilterKey> wanted = new ArrayList<>();
@@ -264,9 +254,10 @@ public final class RowGroupPruner
         }
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = Map.of();
         if (!wanted.isEmpty()) {
-            long[] bytesRead = new long[1];
             try {
-                filters = cache.filters(file, wanted, requestStats, cacheStats, bytesRead);
+                LoadedFilters loaded = metadataReader.filters(file, wanted, readStats);
+                filters = loaded.results();
+                stats.addBloomFilterBytesRead(loaded.bytesRead());
             }
             catch (RuntimeException e) {
                 // filters we could not fetch (S3 trouble) prune nothing; reading the data reports a lasting problem
@@ -275,7 +266,6 @@ public final class RowGroupPruner
                     filters.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
                 }
             }
-            stats.addBloomFilterBytesRead(bytesRead[0]);
         }
 
         List<Candidate> survivors = new ArrayList<>();

@@ -22,12 +22,12 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import static com.google.common.base.MoreObjects.firstNonNull;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BUCKET_NOT_FOUND;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_NOT_FOUND;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ACCESS_DENIED;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BUCKET_NOT_FOUND;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_NOT_FOUND;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ACCESS_DENIED;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**

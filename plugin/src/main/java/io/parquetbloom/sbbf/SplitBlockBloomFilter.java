@@ -2,7 +2,6 @@ package io.parquetbloom.sbbf;
 
 import java.util.Arrays;
 
-import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -118,30 +117,11 @@ public final class SplitBlockBloomFilter
     }
 
     /**
-     * Estimated number of distinct values inserted, from the fraction of bits set; infinite when saturated.
-     */
-    public double estimatedDistinctValues()
-    {
-        return BloomFilterMath.estimateDistinctValues(bitsSet(), sizeInBytes() * 8L);
-    }
-
-    /**
      * The bitset as the little-endian bytes a Parquet file stores.
      */
     public byte[] bitset()
     {
         return LittleEndian.toBytes(words);
-    }
-
-    /**
-     * Header and bitset, exactly as they appear at a column chunk's {@code bloom_filter_offset}.
-     */
-    public byte[] serialize()
-    {
-        byte[] header = BloomFilterHeader.serialize(sizeInBytes());
-        byte[] result = Arrays.copyOf(header, toIntExact(header.length + (long) sizeInBytes()));
-        LittleEndian.writeWords(words, result, header.length);
-        return result;
     }
 
     /**

@@ -4,7 +4,6 @@ import com.google.common.cache.Cache;
 import com.google.common.collect.ImmutableList;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import com.google.inject.Inject;
-import io.parquetbloom.connector.ParquetBloomConfig;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -24,8 +23,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
 import static com.google.common.base.Throwables.throwIfUnchecked;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -45,7 +44,7 @@ public class LakeTables
     private final Optional<Cache<SchemaTableName, Optional<S3Location>>> locations;
 
     @Inject
-    public LakeTables(ParquetBloomConfig config, S3ObjectStore store)
+    public LakeTables(LakeConfig config, S3ObjectStore store)
     {
         this.store = requireNonNull(store, "store is null");
         this.root = S3Location.parse(config.getLocation()).asPrefix();

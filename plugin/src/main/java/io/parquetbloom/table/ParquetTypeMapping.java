@@ -1,5 +1,6 @@
 package io.parquetbloom.table;
 
+import com.google.inject.Inject;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.DecimalType;
@@ -46,6 +47,7 @@ public final class ParquetTypeMapping
 {
     private final TypeManager typeManager;
 
+    @Inject
     public ParquetTypeMapping(TypeManager typeManager)
     {
         this.typeManager = requireNonNull(typeManager, "typeManager is null");

@@ -4,11 +4,11 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
-import io.trino.spi.type.TypeManager;
 import org.apache.parquet.schema.MessageType;
 
 import java.util.HashSet;
@@ -17,8 +17,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_TABLE_EMPTY;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_TABLE_EMPTY;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -29,14 +29,14 @@ public class TableSchemaReader
 {
     public record DataColumn(String name, Type type) {}
 
-    private final ParquetMetadataCache cache;
+    private final ParquetMetadataReader metadataReader;
     private final ParquetTypeMapping typeMapping;
 
     @Inject
-    public TableSchemaReader(ParquetMetadataCache cache, TypeManager typeManager)
+    public TableSchemaReader(ParquetMetadataReader metadataReader, ParquetTypeMapping typeMapping)
     {
-        this.cache = requireNonNull(cache, "cache is null");
-        this.typeMapping = new ParquetTypeMapping(typeManager);
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.typeMapping = requireNonNull(typeMapping, "typeMapping is null");
     }
 
     public List<DataColumn> readColumns(LakeTable table, S3RequestStats stats)
@@ -44,7 +44,7 @@ public class TableSchemaReader
         if (table.files().isEmpty()) {
             throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Table %s has no Parquet files under %s".formatted(table.name(), table.location()));
         }
-        ParquetFileMetadata file = cache.footer(table.files().getFirst().object(), table.name().toString(), stats, new MetadataCacheStats());
+        ParquetFileMetadata file = metadataReader.footer(table.files().getFirst().object(), table.name(), new ReadStats(stats, new MetadataCacheStats()));
         return dataColumns(file, table);
     }
 

@@ -1,14 +1,14 @@
 package io.parquetbloom.connector;
 
 import io.airlift.slice.Slices;
-import io.parquetbloom.metadata.ParquetMetadataCache;
-import io.parquetbloom.pruning.RowGroupPruner;
+import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeFile;
-import io.parquetbloom.table.ParquetTypeMapping;
 import io.parquetbloom.testing.InMemoryObjectStore;
+import io.parquetbloom.testing.TestingMetadata;
+import io.trino.spi.connector.SchemaTableName;
 import io.parquetbloom.testing.TestingParquetFiles;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSplit;
@@ -18,11 +18,6 @@ import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.ValueSet;
-import io.trino.spi.type.Type;
-import io.trino.spi.type.TypeId;
-import io.trino.spi.type.TypeManager;
-import io.trino.spi.type.TypeOperators;
-import io.trino.spi.type.TypeDescriptor;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
@@ -131,7 +126,7 @@ final class TestParquetBloomSplitSource
 
     private static ParquetBloomSplitSource splitSource(InMemoryObjectStore store, Executor executor, TupleDomain<ParquetBloomColumnHandle> constraint, long maxSplitSize)
     {
-        ParquetMetadataCache cache = new ParquetMetadataCache(store, new ParquetBloomConfig());
+        TestingMetadata metadata = TestingMetadata.create(store);
         List<ParquetBloomSplitSource.PlannedFile> files = IntStream.range(0, FILES)
                 .mapToObj(i -> new ParquetBloomSplitSource.PlannedFile(
                         new LakeFile(new S3ObjectInfo(new S3Location("bucket", "table/file-%05d.parquet".formatted(i)), FILE.length, "etag-" + i), List.of()),
@@ -140,15 +135,13 @@ final class TestParquetBloomSplitSource
         return new ParquetBloomSplitSource(
                 files,
                 constraint,
-                "schema.table",
-                new RowGroupPruner.Options(true, true, 1_000, false),
+                PruningPlans.create(new SchemaTableName("schema", "table"), new PruningPlan.Options(true, true, 1_000, false), constraint),
                 maxSplitSize,
                 0,
                 executor,
                 WINDOW,
-                cache,
-                new RowGroupPruner(cache),
-                new FileColumnResolver(new ParquetTypeMapping(new FlatTypes())),
+                metadata.reader(),
+                metadata.pruner(),
                 new S3RequestStats());
     }
 
@@ -199,39 +192,5 @@ final class TestParquetBloomSplitSource
     /**
      * The files here have flat columns only: no type needs the engine's type registry.
      */
-    private static final class FlatTypes
-            implements TypeManager
-    {
-        private final TypeOperators operators = new TypeOperators();
 
-        @Override
-        public Type getType(TypeDescriptor descriptor)
-        {
-            throw new UnsupportedOperationException(descriptor.toString());
-        }
-
-        @Override
-        public boolean isTypeRegistered(String name)
-        {
-            return false;
-        }
-
-        @Override
-        public Type fromSqlType(String type)
-        {
-            throw new UnsupportedOperationException(type);
-        }
-
-        @Override
-        public Type getType(TypeId id)
-        {
-            throw new UnsupportedOperationException(id.toString());
-        }
-
-        @Override
-        public TypeOperators getTypeOperators()
-        {
-            return operators;
-        }
-    }
 }

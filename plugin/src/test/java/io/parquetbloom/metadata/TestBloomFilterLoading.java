@@ -1,13 +1,15 @@
 package io.parquetbloom.metadata;
 
-import io.parquetbloom.connector.ParquetBloomConfig;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.BloomFilterHeader;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import io.parquetbloom.sbbf.TestingBloomFilters;
 import io.parquetbloom.testing.FooterBloomFilters;
 import io.parquetbloom.testing.InMemoryObjectStore;
+import io.parquetbloom.testing.TestingMetadata;
 import io.parquetbloom.testing.TestingParquetFiles;
+import io.trino.spi.connector.SchemaTableName;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
@@ -26,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class TestBloomFilterLoading
 {
+    private static final SchemaTableName TABLE = new SchemaTableName("schema", "table");
     private static final int ROW_GROUPS = 3;
 
     @Test
@@ -37,7 +40,7 @@ final class TestBloomFilterLoading
         long damagedOffset = footer.getRow_groups().get(1).getColumns().get(0).getMeta_data().getBloom_filter_offset();
         BloomFilterHeader original = ((BloomFilterHeader.ParseResult.Parsed) BloomFilterHeader.parse(file, (int) damagedOffset, 64)).header();
         // half the bitset: still a valid power-of-two size, a header of the same length; only the extent can tell
-        byte[] shrunk = BloomFilterHeader.serialize(original.numBytes() / 2);
+        byte[] shrunk = TestingBloomFilters.header(original.numBytes() / 2);
         assertThat(shrunk.length).isEqualTo(original.headerLength());
         System.arraycopy(shrunk, 0, file, (int) damagedOffset, shrunk.length);
 
@@ -50,7 +53,7 @@ final class TestBloomFilterLoading
                 keys.add(new BloomFilterKey(rowGroup, List.of("deviceid")));
                 keys.add(new BloomFilterKey(rowGroup, List.of("seq")));
             }
-            Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = BloomFilterLoader.load(store, metadata, keys, new S3RequestStats(), new long[1]);
+            Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = BloomFilterLoader.load(store, metadata, keys, new S3RequestStats()).results();
             assertThat(results).hasSize(keys.size());
             for (BloomFilterKey key : keys) {
                 SplitBlockBloomFilterReader.Result result = results.get(key);
@@ -70,14 +73,14 @@ final class TestBloomFilterLoading
             throws IOException
     {
         InMemoryObjectStore store = new InMemoryObjectStore(writeFile());
-        ParquetMetadataCache cache = new ParquetMetadataCache(store, new ParquetBloomConfig());
+        ParquetMetadataReader reader = TestingMetadata.create(store).reader();
         S3RequestStats requests = new S3RequestStats();
-        ParquetFileMetadata file = cache.footer(store.object(), "table", requests, new MetadataCacheStats());
+        ParquetFileMetadata file = reader.footer(store.object(), TABLE, new ReadStats(requests, new MetadataCacheStats()));
         assertThat(requests.getRequests()).isEqualTo(1);
 
         // trino-parquet names the column "deviceid"; the footer says "deviceId"
         MetadataCacheStats cacheStats = new MetadataCacheStats();
-        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = cache.filters(file, List.of(new BloomFilterKey(0, List.of("deviceid")), new BloomFilterKey(2, List.of("SEQ"))), requests, cacheStats, new long[1]);
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = reader.filters(file, List.of(new BloomFilterKey(0, List.of("deviceid")), new BloomFilterKey(2, List.of("SEQ"))), new ReadStats(requests, cacheStats)).results();
         assertThat(filters.values()).hasSize(2).allMatch(SplitBlockBloomFilterReader.Result.Usable.class::isInstance);
         assertThat(cacheStats.filterHits()).isEqualTo(2);
         assertThat(cacheStats.filterMisses()).isZero();
@@ -90,23 +93,23 @@ final class TestBloomFilterLoading
     {
         InMemoryObjectStore store = new InMemoryObjectStore(writeFile());
         S3ObjectInfo unversioned = new S3ObjectInfo(store.object().location(), store.object().size(), "");
-        ParquetMetadataCache cache = new ParquetMetadataCache(store, new ParquetBloomConfig());
+        TestingMetadata metadata = TestingMetadata.create(store);
         S3RequestStats requests = new S3RequestStats();
-        cache.footer(unversioned, "table", requests, new MetadataCacheStats());
-        ParquetFileMetadata file = cache.footer(unversioned, "table", requests, new MetadataCacheStats());
+        metadata.reader().footer(unversioned, TABLE, new ReadStats(requests, new MetadataCacheStats()));
+        ParquetFileMetadata file = metadata.reader().footer(unversioned, TABLE, new ReadStats(requests, new MetadataCacheStats()));
         assertThat(requests.getRequests()).isEqualTo(2);
         for (int i = 0; i < 2; i++) {
             MetadataCacheStats cacheStats = new MetadataCacheStats();
             // parsed from this read's tail, never from the cache
-            assertThat(cache.filters(file, List.of(new BloomFilterKey(0, List.of("deviceid"))), requests, cacheStats, new long[1]).values())
+            assertThat(metadata.reader().filters(file, List.of(new BloomFilterKey(0, List.of("deviceid"))), new ReadStats(requests, cacheStats)).results().values())
                     .singleElement().isInstanceOf(SplitBlockBloomFilterReader.Result.Usable.class);
             assertThat(cacheStats.filterHits()).isZero();
         }
         assertThat(requests.getRequests()).isEqualTo(2);
         FileKey key = FileKey.of(unversioned);
         io.trino.spi.predicate.Domain domain = io.trino.spi.predicate.Domain.singleValue(io.trino.spi.type.BigintType.BIGINT, 7L);
-        cache.recordNoMatch(key, 0, "seq", domain);
-        assertThat(cache.knownNoMatch(key, 0, "seq", domain)).isFalse();
+        metadata.noMatchCache().recordNoMatch(key, 0, "seq", domain);
+        assertThat(metadata.noMatchCache().knownNoMatch(key, 0, "seq", domain)).isFalse();
     }
 
     private static byte[] writeFile()

@@ -1,9 +1,8 @@
 package io.parquetbloom.pruning;
 
-import io.parquetbloom.connector.ParquetBloomConfig;
+import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.ParquetMetadataCache;
-import io.parquetbloom.s3.S3ObjectStore;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
@@ -12,11 +11,7 @@ import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.ValueSet;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 
-import java.net.URI;
 import java.util.List;
 import java.util.stream.LongStream;
 
@@ -40,7 +35,7 @@ final class TestNoMatchRecorder
     @Test
     void rowsAreChargedToTheRowGroupTheReaderNames()
     {
-        ParquetMetadataCache cache = cache();
+        NoMatchCache cache = cache();
         NoMatchRecorder recorder = recorder(cache, SEVEN);
         // a reader that skipped the second half of row group 3 (page indexes): 50 rows of it, then all of row group 5
         recorder.observe(page(0, 50), 0);
@@ -55,7 +50,7 @@ final class TestNoMatchRecorder
     @Test
     void aMatchInAnyPageKeepsTheRowGroup()
     {
-        ParquetMetadataCache cache = cache();
+        NoMatchCache cache = cache();
         NoMatchRecorder recorder = recorder(cache, SEVEN);
         recorder.observe(page(0, 100), 0);
         // the value 7 is row 107
@@ -69,7 +64,7 @@ final class TestNoMatchRecorder
     @Test
     void anEarlyCloseRecordsOnlyFinishedRowGroups()
     {
-        ParquetMetadataCache cache = cache();
+        NoMatchCache cache = cache();
         NoMatchRecorder recorder = recorder(cache, SEVEN);
         recorder.observe(page(0, 100), 0);
         recorder.observe(page(100, 30), 100);
@@ -81,28 +76,23 @@ final class TestNoMatchRecorder
     @Test
     void rangesAreNeverRemembered()
     {
-        ParquetMetadataCache cache = cache();
+        NoMatchCache cache = cache();
         Domain range = Domain.create(ValueSet.ofRanges(Range.greaterThan(BIGINT, 1_000_000L)), false);
-        assertThat(cache.remembersNoMatch(range)).isFalse();
-        assertThat(cache.remembersNoMatch(SEVEN)).isTrue();
-        assertThat(cache.remembersNoMatch(Domain.create(ValueSet.of(BIGINT, 7L, 9L), true))).isTrue();
+        assertThat(cache.remembers(range)).isFalse();
+        assertThat(cache.remembers(SEVEN)).isTrue();
+        assertThat(cache.remembers(Domain.create(ValueSet.of(BIGINT, 7L, 9L), true))).isTrue();
         cache.recordNoMatch(FILE, 3, "x", range);
         assertThat(cache.knownNoMatch(FILE, 3, "x", range)).isFalse();
     }
 
-    private static NoMatchRecorder recorder(ParquetMetadataCache cache, Domain domain)
+    private static NoMatchRecorder recorder(NoMatchCache cache, Domain domain)
     {
         return new NoMatchRecorder(cache, FILE, ROW_GROUPS, List.of(new NoMatchRecorder.TrackedColumn(0, "x", domain, new DomainValueMatcher(BIGINT, domain))), new PruningStats());
     }
 
-    private static ParquetMetadataCache cache()
+    private static NoMatchCache cache()
     {
-        S3Client client = S3Client.builder()
-                .region(Region.US_EAST_1)
-                .endpointOverride(URI.create("http://127.0.0.1:9"))
-                .credentialsProvider(AnonymousCredentialsProvider.create())
-                .build();
-        return new ParquetMetadataCache(new S3ObjectStore(client), new ParquetBloomConfig());
+        return new NoMatchCache(new ParquetMetadataCache(new MetadataConfig()));
     }
 
     /**

@@ -1,14 +1,14 @@
 package io.parquetbloom.pruning;
 
 import io.airlift.slice.Slices;
-import io.parquetbloom.connector.ParquetBloomConfig;
 import io.parquetbloom.metadata.FooterReader;
-import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
-import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.testing.InMemoryObjectStore;
+import io.parquetbloom.testing.TestingMetadata;
 import io.parquetbloom.testing.TestingParquetFiles;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.Domain;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.RowGroup;
@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -33,7 +33,7 @@ final class TestRowGroupPruner
 {
     private static final int ROW_GROUPS = 4;
     private static final int ROWS = 100;
-    private static final RowGroupPruner.Options ALL_ON = new RowGroupPruner.Options(true, true, 1_000, false);
+    private static final PruningPlan.Options ALL_ON = new PruningPlan.Options(true, true, 1_000, false);
 
     @Test
     void prunesByStatisticsAndFilters()
@@ -43,7 +43,7 @@ final class TestRowGroupPruner
         assertThat(pruned.stats().rowGroupsPrunedByStatistics()).isEqualTo(3);
 
         // row 150 is "device-150"; with statistics off only the filters can exclude the other row groups
-        pruned = prune(TestingParquetFiles.devices(ROW_GROUPS, ROWS), Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new RowGroupPruner.Options(false, true, 1_000, false));
+        pruned = prune(TestingParquetFiles.devices(ROW_GROUPS, ROWS), Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new PruningPlan.Options(false, true, 1_000, false));
         assertThat(pruned.survivors()).containsExactly(1);
         assertThat(pruned.stats().rowGroupsPrunedByBloomFilter()).isEqualTo(3);
     }
@@ -58,7 +58,7 @@ final class TestRowGroupPruner
             statistics.setMin_value(statistics.bufferForMax_value());
             statistics.setMax_value(min);
         }));
-        Pruned pruned = prune(file, Map.of("seq", Domain.singleValue(BIGINT, 250L)), new RowGroupPruner.Options(true, false, 1_000, false));
+        Pruned pruned = prune(file, Map.of("seq", Domain.singleValue(BIGINT, 250L)), new PruningPlan.Options(true, false, 1_000, false));
         assertThat(pruned.survivors()).containsExactly(0, 1, 2, 3);
         assertThat(pruned.stats().statisticsUnusable()).isEqualTo(ROW_GROUPS);
         // the filters still judge each row group
@@ -73,14 +73,12 @@ final class TestRowGroupPruner
         // the tail read holds only the footer; the filters' own GET fails as S3 does under throttling
         long footerStart = file.length - 8 - ByteBuffer.wrap(file, file.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
         InMemoryObjectStore store = new InMemoryObjectStore(file, position -> position < footerStart);
-        ParquetMetadataCache cache = new ParquetMetadataCache(store, new ParquetBloomConfig());
         // a footer read with a tail that ends before the filters: they need a GET of their own
         ParquetFileMetadata metadata = FooterReader.readFooter(store, store.object(), 64, new S3RequestStats());
-        PruningStats stats = new PruningStats();
-        List<Integer> survivors = new RowGroupPruner(cache).prune(metadata, Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), Optional.empty(), 0, Long.MAX_VALUE,
-                new RowGroupPruner.Options(false, true, 1_000, false), new RowGroupPruner.HashMemo(), new S3RequestStats(), new MetadataCacheStats(), stats);
-        assertThat(survivors).containsExactly(0, 1, 2, 3);
-        assertThat(stats.bloomFiltersUnusable()).isEqualTo(ROW_GROUPS);
+        RowGroupSelection selection = TestingMetadata.create(store).pruner().prune(metadata, plan(Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new PruningPlan.Options(false, true, 1_000, false)),
+                RowGroupScope.WHOLE_FILE, new ReadStats());
+        assertThat(selection.rowGroups()).containsExactly(0, 1, 2, 3);
+        assertThat(selection.stats().bloomFiltersUnusable()).isEqualTo(ROW_GROUPS);
     }
 
     @Test
@@ -105,19 +103,29 @@ final class TestRowGroupPruner
 
     private record Pruned(List<Integer> survivors, PruningStats stats) {}
 
-    private static Pruned prune(byte[] file, Map<String, Domain> domains, RowGroupPruner.Options options)
+    private static Pruned prune(byte[] file, Map<String, Domain> domains, PruningPlan.Options options)
     {
         return prune(file, domains, options, 0, Long.MAX_VALUE);
     }
 
-    private static Pruned prune(byte[] file, Map<String, Domain> domains, RowGroupPruner.Options options, long splitStart, long splitLength)
+    private static Pruned prune(byte[] file, Map<String, Domain> domains, PruningPlan.Options options, long splitStart, long splitLength)
     {
         InMemoryObjectStore store = new InMemoryObjectStore(file);
-        ParquetMetadataCache cache = new ParquetMetadataCache(store, new ParquetBloomConfig());
-        ParquetFileMetadata metadata = cache.footer(store.object(), "table", new S3RequestStats(), new MetadataCacheStats());
-        PruningStats stats = new PruningStats();
-        List<Integer> survivors = new RowGroupPruner(cache).prune(metadata, domains, Optional.empty(), splitStart, splitLength, options, new RowGroupPruner.HashMemo(), new S3RequestStats(), new MetadataCacheStats(), stats);
-        return new Pruned(survivors, stats);
+        TestingMetadata metadata = TestingMetadata.create(store);
+        PruningPlan plan = plan(domains, options);
+        ParquetFileMetadata footer = metadata.reader().footer(store.object(), plan.table(), new ReadStats());
+        RowGroupSelection selection = metadata.pruner().prune(footer, plan, new RowGroupScope.ByteRange(splitStart, splitLength), new ReadStats());
+        return new Pruned(selection.rowGroups(), selection.stats());
+    }
+
+    /**
+     * A plan on data columns named as the file names them, typed as their domains.
+     */
+    private static PruningPlan plan(Map<String, Domain> domains, PruningPlan.Options options)
+    {
+        Map<PruningPlan.DataColumn, Domain> columns = new HashMap<>();
+        domains.forEach((name, domain) -> columns.put(new PruningPlan.DataColumn(name, domain.getType()), domain));
+        return PruningPlan.of(new SchemaTableName("schema", "table"), options, columns, Map.of());
     }
 
     private static void forColumn(org.apache.parquet.format.FileMetaData footer, String column, java.util.function.Consumer<ColumnChunk> action)

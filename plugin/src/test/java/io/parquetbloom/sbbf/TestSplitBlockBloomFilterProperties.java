@@ -123,12 +123,12 @@ final class TestSplitBlockBloomFilterProperties
         for (int values : new int[] {100, 10_000, 200_000}) {
             SplitBlockBloomFilterBuilder builder = SplitBlockBloomFilterBuilder.forDistinctValues(values, 0.01);
             random.longs(values).forEach(builder::insert);
-            assertThat(builder.build().estimatedDistinctValues()).isCloseTo(values, within(values * 0.05 + 3));
+            assertThat(TestingBloomFilters.estimatedDistinctValues(builder.build())).isCloseTo(values, within(values * 0.05 + 3));
         }
         SplitBlockBloomFilterBuilder saturated = new SplitBlockBloomFilterBuilder(32);
         random.longs(100_000).forEach(saturated::insert);
-        assertThat(saturated.build().estimatedDistinctValues()).isInfinite();
-        assertThat(new SplitBlockBloomFilterBuilder(64).build().estimatedDistinctValues()).isZero();
+        assertThat(TestingBloomFilters.estimatedDistinctValues(saturated.build())).isInfinite();
+        assertThat(TestingBloomFilters.estimatedDistinctValues(new SplitBlockBloomFilterBuilder(64).build())).isZero();
     }
 
     @Test
@@ -202,7 +202,7 @@ final class TestSplitBlockBloomFilterProperties
             int numBytes = 32 << random.nextInt(0, 8);
             SplitBlockBloomFilterBuilder builder = new SplitBlockBloomFilterBuilder(numBytes);
             builder.insertAll(inserted);
-            byte[] bytes = builder.build().serialize();
+            byte[] bytes = TestingBloomFilters.serialize(builder.build());
             int headerLength = bytes.length - numBytes;
             int mutations = random.nextInt(1, 4);
             boolean bitsetMutated = false;
@@ -238,7 +238,7 @@ final class TestSplitBlockBloomFilterProperties
     @Test
     void rejectsWhatTheSpecDoesNotDefine()
     {
-        byte[] valid = new SplitBlockBloomFilterBuilder(64).build().serialize();
+        byte[] valid = TestingBloomFilters.serialize(new SplitBlockBloomFilterBuilder(64).build());
         assertUsable(valid, OptionalInt.empty());
         assertUsable(valid, OptionalInt.of(valid.length));
         assertUnusable(valid, valid.length - 1, OptionalInt.empty(), "truncated bitset");
@@ -247,8 +247,8 @@ final class TestSplitBlockBloomFilterProperties
         assertUnusable(valid, valid.length, OptionalInt.of(valid.length - 32), "disagrees");
 
         // no bloom_filter_length: a header damaged from 256 to 128 bytes is only caught when the extent must be filled
-        byte[] shrunk = new SplitBlockBloomFilterBuilder(256).build().serialize();
-        byte[] smallerHeader = BloomFilterHeader.serialize(128);
+        byte[] shrunk = TestingBloomFilters.serialize(new SplitBlockBloomFilterBuilder(256).build());
+        byte[] smallerHeader = TestingBloomFilters.header(128);
         assertThat(smallerHeader.length).isEqualTo(shrunk.length - 256);
         System.arraycopy(smallerHeader, 0, shrunk, 0, smallerHeader.length);
         assertThat(SplitBlockBloomFilterReader.read(shrunk, 0, shrunk.length, OptionalInt.empty())).isInstanceOf(SplitBlockBloomFilterReader.Result.Usable.class);
@@ -259,7 +259,7 @@ final class TestSplitBlockBloomFilterProperties
 
         // numBytes 40 (not a multiple of 32), 0, negative, 256 MiB
         for (int numBytes : new int[] {40, 0, -32, 256 * 1024 * 1024}) {
-            byte[] header = BloomFilterHeader.serialize(numBytes);
+            byte[] header = TestingBloomFilters.header(numBytes);
             byte[] bytes = java.util.Arrays.copyOf(header, header.length + 64);
             assertUnusable(bytes, bytes.length, OptionalInt.empty(), "numBytes");
         }

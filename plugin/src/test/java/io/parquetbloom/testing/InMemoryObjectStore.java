@@ -14,7 +14,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
 
 /**
  * One object served from memory; every read is a counted GET, and reads starting where {@code failing} says fail as

@@ -1,6 +1,6 @@
 package io.parquetbloom.tests;
 
-import io.parquetbloom.connector.ParquetBloomErrorCode;
+import io.parquetbloom.ParquetBloomErrorCode;
 import io.parquetbloom.demo.S3ProxyProcess;
 
 import io.trino.Session;
@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
-import static io.parquetbloom.connector.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static io.parquetbloom.tests.TestingLake.tableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 

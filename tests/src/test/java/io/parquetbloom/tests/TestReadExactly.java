@@ -1,6 +1,6 @@
 package io.parquetbloom.tests;
 
-import io.parquetbloom.connector.ParquetBloomErrorCode;
+import io.parquetbloom.ParquetBloomErrorCode;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;

@@ -1,6 +1,6 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.table;
 
-import io.parquetbloom.table.ParquetTypeMapping;
+import com.google.inject.Inject;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.IntegerType;
 import io.trino.spi.type.SmallintType;
@@ -17,9 +17,9 @@ import static java.util.Objects.requireNonNull;
  * Finds a table column in one file's schema: by name without regard to case, readable as the table's type when the
  * types are equal or the file holds a narrower integer (schema evolution, e.g. INT32 files in a BIGINT table).
  */
-final class FileColumnResolver
+public final class FileColumnResolver
 {
-    sealed interface Resolution
+    public sealed interface Resolution
     {
         record Missing()
                 implements Resolution {}
@@ -33,22 +33,23 @@ final class FileColumnResolver
 
     private final ParquetTypeMapping typeMapping;
 
-    FileColumnResolver(ParquetTypeMapping typeMapping)
+    @Inject
+    public FileColumnResolver(ParquetTypeMapping typeMapping)
     {
         this.typeMapping = requireNonNull(typeMapping, "typeMapping is null");
     }
 
-    Resolution resolve(ParquetBloomColumnHandle column, MessageType fileSchema)
+    /**
+     * @param name a data column of the table (partition columns are never in files)
+     */
+    public Resolution resolve(String name, Type type, MessageType fileSchema)
     {
-        if (column.partitionKey()) {
-            return new Resolution.Missing();
-        }
-        org.apache.parquet.schema.Type field = getParquetTypeByName(column.name(), fileSchema);
+        org.apache.parquet.schema.Type field = getParquetTypeByName(name, fileSchema);
         if (field == null) {
             return new Resolution.Missing();
         }
         Optional<Type> fileType = typeMapping.toTrinoType(field);
-        if (fileType.isEmpty() || !readableAs(fileType.get(), column.type())) {
+        if (fileType.isEmpty() || !readableAs(fileType.get(), type)) {
             return new Resolution.Mismatch(field, fileType);
         }
         return new Resolution.Match(field);

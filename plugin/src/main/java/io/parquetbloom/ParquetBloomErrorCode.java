@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom;
 
 import io.trino.spi.ErrorCode;
 import io.trino.spi.ErrorCodeSupplier;

@@ -1,0 +1,48 @@
+package io.parquetbloom.connector;
+
+import io.parquetbloom.pruning.PruningPlan;
+import io.parquetbloom.table.PartitionColumn;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isBloomFilterEnabled;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchCacheEnabled;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisticsPruningEnabled;
+
+/**
+ * Builds the {@link PruningPlan} of a scan from the session and the engine's predicate on our column handles; the
+ * split source and the page source both build it this way.
+ */
+final class PruningPlans
+{
+    private PruningPlans() {}
+
+    static PruningPlan.Options options(ConnectorSession session)
+    {
+        return new PruningPlan.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session));
+    }
+
+    static PruningPlan create(SchemaTableName table, PruningPlan.Options options, TupleDomain<ParquetBloomColumnHandle> constraint)
+    {
+        if (constraint.isNone()) {
+            return PruningPlan.noneMatch(table, options);
+        }
+        Map<PruningPlan.DataColumn, Domain> columnDomains = new HashMap<>();
+        Map<PartitionColumn, Domain> partitionDomains = new HashMap<>();
+        constraint.getDomains().orElseThrow().forEach((column, domain) -> {
+            if (column.partitionKey()) {
+                partitionDomains.put(new PartitionColumn(column.name(), column.type()), domain);
+            }
+            else {
+                columnDomains.put(new PruningPlan.DataColumn(column.name(), column.type()), domain);
+            }
+        });
+        return PruningPlan.of(table, options, columnDomains, partitionDomains);
+    }
+}

@@ -1,0 +1,82 @@
+package io.parquetbloom.metadata;
+
+import com.google.inject.Inject;
+import io.parquetbloom.sbbf.SplitBlockBloomFilter;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Bloom filters of column chunks by object version, including the fact that a chunk has none. Filters are kept
+ * folded to {@value #MIN_CACHED_BITS_PER_VALUE} bits per value of their chunk or more: Trino's writer never makes them
+ * smaller than 32 KiB and parquet-java 1 MiB without an NDV, and 10,000 such files would not fit otherwise.
+ */
+public class BloomFilterCache
+{
+    // an SBBF FPP of 0.042%
+    private static final int MIN_CACHED_BITS_PER_VALUE = 20;
+
+    /**
+     * What the cache knows of a chunk's filter: a result, or that the writer made none.
+     */
+    public sealed interface Cached
+    {
+        record Filter(SplitBlockBloomFilterReader.Result result)
+                implements Cached
+        {
+            public Filter
+            {
+                requireNonNull(result, "result is null");
+            }
+        }
+
+        record NoFilter()
+                implements Cached {}
+    }
+
+    public record Key(FileKey file, BloomFilterKey filter) {}
+
+    private final ParquetMetadataCache.Region<Key, Cached> filters;
+
+    @Inject
+    public BloomFilterCache(ParquetMetadataCache budget)
+    {
+        this.filters = budget.region("bloom_filter", Cached.class, (key, cached) -> switch (cached) {
+            case Cached.Filter(SplitBlockBloomFilterReader.Result.Usable usable) -> usable.filter().getRetainedSizeInBytes() + 64 + 2L * key.file().location().length();
+            default -> 256 + 2L * key.file().location().length();
+        });
+    }
+
+    public Optional<Cached> getIfPresent(Key key)
+    {
+        return filters.getIfPresent(key);
+    }
+
+    /**
+     * @param chunkValues values in the filter's column chunk, or a negative number when unknown (no folding)
+     * @return what was kept: the filter folded as far as it goes without dropping below the bits per value above
+     */
+    public Cached put(Key key, Cached cached, long chunkValues)
+    {
+        Cached compacted = compact(cached, chunkValues);
+        filters.putIfAbsent(key, compacted);
+        return compacted;
+    }
+
+    /**
+     * Folding only ever adds "maybe" answers, never an "absent" one: see {@link SplitBlockBloomFilter#fold()}.
+     */
+    private static Cached compact(Cached cached, long values)
+    {
+        if (!(cached instanceof Cached.Filter(SplitBlockBloomFilterReader.Result.Usable usable)) || values <= 0) {
+            return cached;
+        }
+        SplitBlockBloomFilter filter = usable.filter();
+        while (filter.canFold() && filter.sizeInBytes() * 8L / 2 >= MIN_CACHED_BITS_PER_VALUE * values) {
+            filter = filter.fold();
+        }
+        return filter == usable.filter() ? cached : new Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, usable.totalLength()));
+    }
+}

@@ -1,0 +1,138 @@
+package io.parquetbloom.metadata;
+
+import com.google.inject.Inject;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import io.trino.spi.connector.SchemaTableName;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.FileMetaData;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Footers and bloom filters of object versions: from the node's caches, or read from S3 (one tail GET per footer,
+ * usually bringing the filters too; one GET per cluster of filters otherwise) and then cached.
+ */
+public class ParquetMetadataReader
+{
+    private final S3ObjectStore store;
+    private final FooterCache footers;
+    private final BloomFilterCache filters;
+    private final TailSizes tailSizes;
+
+    @Inject
+    public ParquetMetadataReader(S3ObjectStore store, FooterCache footers, BloomFilterCache filters, MetadataConfig config)
+    {
+        this.store = requireNonNull(store, "store is null");
+        this.footers = requireNonNull(footers, "footers is null");
+        this.filters = requireNonNull(filters, "filters is null");
+        this.tailSizes = new TailSizes((int) config.getFooterReadSize().toBytes());
+    }
+
+    /**
+     * @param table the table whose files share a layout, for the learned tail size
+     */
+    public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
+    {
+        FileKey key = FileKey.of(object);
+        if (!key.cacheable()) {
+            // no version to key it by: read it for this query only
+            stats.cache().footer(false);
+            return FooterReader.readFooter(store, object, tailSizes.tailSize(table), stats.requests());
+        }
+        var cached = footers.getIfPresent(key);
+        if (cached.isPresent()) {
+            stats.cache().footer(true);
+            return cached.get();
+        }
+        stats.cache().footer(false);
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filtersInTail = new HashMap<>();
+        ParquetFileMetadata footer = footers.get(key, () -> {
+            ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSizes.tailSize(table), stats.requests());
+            tailSizes.learn(table, file);
+            filtersInTail.putAll(parseFiltersInTail(file));
+            return file;
+        });
+        // the tail's filters become entries of their own (folded), so the footer entry keeps no filter bytes
+        filtersInTail.forEach((filter, result) -> filters.put(new BloomFilterCache.Key(key, filter), new BloomFilterCache.Cached.Filter(result), footer.valueCount(filter)));
+        return footer;
+    }
+
+    /**
+     * Every bloom filter the tail read brought along, parsed now: keeping them raw in the tail would hold their bytes
+     * twice once probed, and filters nobody probes at their full, often oversized, length.
+     */
+    private Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> parseFiltersInTail(ParquetFileMetadata file)
+    {
+        Set<BloomFilterKey> keys = new LinkedHashSet<>();
+        FileMetaData footer = file.metadata().getParquetMetadata();
+        if (footer.getRow_groups() != null) {
+            for (int rowGroup = 0; rowGroup < footer.getRow_groups().size(); rowGroup++) {
+                Set<BloomFilterKey> seen = new HashSet<>();
+                for (ColumnChunk chunk : footer.getRow_groups().get(rowGroup).getColumns()) {
+                    if (!chunk.isSetMeta_data()) {
+                        continue;
+                    }
+                    // keys are case-insensitive, so only the first of two chunks whose paths differ in case counts
+                    // (the one trino-parquet reads); its filter is taken if it lies in the tail
+                    BloomFilterKey key = new BloomFilterKey(rowGroup, chunk.getMeta_data().getPath_in_schema());
+                    if (seen.add(key) && chunk.getMeta_data().isSetBloom_filter_offset() && chunk.getMeta_data().getBloom_filter_offset() >= file.tailStart()) {
+                        keys.add(key);
+                    }
+                }
+            }
+        }
+        if (keys.isEmpty()) {
+            return Map.of();
+        }
+        // all in the tail: no GET
+        return BloomFilterLoader.load(store, file, keys, new ReadStats().requests()).results();
+    }
+
+    /**
+     * Filters of the given column chunks: cached ones without I/O, the others in as few GETs as possible. Chunks
+     * without a filter are absent from the result.
+     */
+    public LoadedFilters filters(ParquetFileMetadata file, Collection<BloomFilterKey> keys, ReadStats stats)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        if (!fileKey.cacheable()) {
+            stats.cache().filters(0, keys.size());
+            return BloomFilterLoader.load(store, file, keys, stats.requests());
+        }
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
+        List<BloomFilterKey> missing = new ArrayList<>();
+        for (BloomFilterKey key : keys) {
+            switch (filters.getIfPresent(new BloomFilterCache.Key(fileKey, key)).orElse(null)) {
+                case BloomFilterCache.Cached.Filter(SplitBlockBloomFilterReader.Result result) -> results.put(key, result);
+                case BloomFilterCache.Cached.NoFilter _ -> {}
+                case null -> missing.add(key);
+            }
+        }
+        long bytesRead = 0;
+        if (!missing.isEmpty()) {
+            LoadedFilters loaded = BloomFilterLoader.load(store, file, missing, stats.requests());
+            bytesRead = loaded.bytesRead();
+            for (BloomFilterKey key : missing) {
+                SplitBlockBloomFilterReader.Result result = loaded.results().get(key);
+                // the chunk has no filter: remember that too
+                BloomFilterCache.Cached cached = result == null ? new BloomFilterCache.Cached.NoFilter() : new BloomFilterCache.Cached.Filter(result);
+                if (filters.put(new BloomFilterCache.Key(fileKey, key), cached, file.valueCount(key)) instanceof BloomFilterCache.Cached.Filter(SplitBlockBloomFilterReader.Result kept)) {
+                    results.put(key, kept);
+                }
+            }
+        }
+        stats.cache().filters(keys.size() - missing.size(), missing.size());
+        return new LoadedFilters(results, bytesRead);
+    }
+}

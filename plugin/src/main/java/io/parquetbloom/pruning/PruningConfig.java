@@ -1,0 +1,71 @@
+package io.parquetbloom.pruning;
+
+import io.airlift.configuration.Config;
+import io.airlift.configuration.ConfigDescription;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+/**
+ * Which row-group pruning paths are on by default; each has a session property of the same name.
+ */
+public class PruningConfig
+{
+    private boolean bloomFilterEnabled = true;
+    private boolean statisticsPruningEnabled = true;
+    private boolean noMatchCacheEnabled = true;
+    private int bloomFilterMaxValues = 100_000;
+
+    public boolean isBloomFilterEnabled()
+    {
+        return bloomFilterEnabled;
+    }
+
+    @Config("bloom-filter.enabled")
+    @ConfigDescription("Skip row groups whose Parquet bloom filters exclude every value of an equality, IN or dynamic filter")
+    public PruningConfig setBloomFilterEnabled(boolean bloomFilterEnabled)
+    {
+        this.bloomFilterEnabled = bloomFilterEnabled;
+        return this;
+    }
+
+    public boolean isStatisticsPruningEnabled()
+    {
+        return statisticsPruningEnabled;
+    }
+
+    @Config("statistics-pruning.enabled")
+    @ConfigDescription("Skip row groups whose min/max/null-count statistics exclude the predicate")
+    public PruningConfig setStatisticsPruningEnabled(boolean statisticsPruningEnabled)
+    {
+        this.statisticsPruningEnabled = statisticsPruningEnabled;
+        return this;
+    }
+
+    public boolean isNoMatchCacheEnabled()
+    {
+        return noMatchCacheEnabled;
+    }
+
+    @Config("no-match-cache.enabled")
+    @ConfigDescription("Remember row groups that were read and held no row of a column's predicate (bloom filter false positives), and skip them when the same predicate comes again")
+    public PruningConfig setNoMatchCacheEnabled(boolean noMatchCacheEnabled)
+    {
+        this.noMatchCacheEnabled = noMatchCacheEnabled;
+        return this;
+    }
+
+    @Min(1)
+    @Max(10_000_000)
+    public int getBloomFilterMaxValues()
+    {
+        return bloomFilterMaxValues;
+    }
+
+    @Config("bloom-filter.max-values")
+    @ConfigDescription("Most values of one column (IN list or dynamic filter) to probe bloom filters with; larger sets skip bloom pruning for that column")
+    public PruningConfig setBloomFilterMaxValues(int bloomFilterMaxValues)
+    {
+        this.bloomFilterMaxValues = bloomFilterMaxValues;
+        return this;
+    }
+}

@@ -1,0 +1,127 @@
+package io.parquetbloom.pruning;
+
+import io.parquetbloom.table.FileColumnResolver;
+import io.parquetbloom.table.PartitionColumn;
+import io.parquetbloom.table.PartitionValues;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.type.Type;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What one scan may skip, decided once per query (and again when a dynamic filter narrows it) and used alike by the
+ * coordinator, which prunes whole files before they become splits, and by the workers, which prune their splits'
+ * row groups: the pruning paths the session enables, the predicate on data columns and on partition columns, and
+ * the hashes of the predicate's values, computed once per column and physical type rather than once per file.
+ *
+ * @param none no row can match (a contradiction, or a dynamic filter with no keys)
+ */
+public record PruningPlan(
+        SchemaTableName table,
+        Options options,
+        boolean none,
+        Map<DataColumn, Domain> columnDomains,
+        Map<PartitionColumn, Domain> partitionDomains,
+        HashMemo memo)
+{
+    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache) {}
+
+    /**
+     * A column stored in the files, as the table declares it.
+     */
+    public record DataColumn(String name, Type type)
+    {
+        public DataColumn
+        {
+            requireNonNull(name, "name is null");
+            requireNonNull(type, "type is null");
+        }
+    }
+
+    public PruningPlan
+    {
+        requireNonNull(table, "table is null");
+        requireNonNull(options, "options is null");
+        columnDomains = Map.copyOf(columnDomains);
+        partitionDomains = Map.copyOf(partitionDomains);
+        requireNonNull(memo, "memo is null");
+    }
+
+    public static PruningPlan of(SchemaTableName table, Options options, Map<DataColumn, Domain> columnDomains, Map<PartitionColumn, Domain> partitionDomains)
+    {
+        return new PruningPlan(table, options, false, columnDomains, partitionDomains, new HashMemo());
+    }
+
+    public static PruningPlan noneMatch(SchemaTableName table, Options options)
+    {
+        return new PruningPlan(table, options, true, Map.of(), Map.of(), new HashMemo());
+    }
+
+    /**
+     * Whether a file in the partition with these values (by partition column name) may hold a match.
+     */
+    public boolean matchesPartition(Map<String, Optional<String>> values)
+    {
+        if (none) {
+            return false;
+        }
+        for (Map.Entry<PartitionColumn, Domain> entry : partitionDomains.entrySet()) {
+            PartitionColumn column = entry.getKey();
+            Object value = PartitionValues.toNativeValue(column.type(), values.getOrDefault(column.name(), Optional.empty()));
+            if (!entry.getValue().includesNullableValue(value)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether reading a file's metadata can prune anything: statistics or bloom filters are on and a data column is
+     * constrained.
+     */
+    public boolean prunesFiles()
+    {
+        return !none && (options.statistics() || options.bloomFilters()) && !columnDomains.isEmpty();
+    }
+
+    /**
+     * The predicate on the columns this file stores readably as the table's types, by the file's field name as
+     * trino-parquet names them (lower case). A missing column holds only NULLs and a mismatching one is the reader's
+     * error to report: neither prunes.
+     */
+    public Map<String, Domain> domainsIn(MessageType fileSchema, FileColumnResolver resolver)
+    {
+        Map<String, Domain> domains = new HashMap<>();
+        columnDomains.forEach((column, domain) -> {
+            if (resolver.resolve(column.name(), column.type(), fileSchema) instanceof FileColumnResolver.Resolution.Match) {
+                domains.put(column.name(), domain);
+            }
+        });
+        return domains;
+    }
+
+    /**
+     * Hashes of a column's values per physical column type, so a query hashes each value once, not once per file.
+     */
+    public static final class HashMemo
+    {
+        private record Key(String column, PrimitiveType type) {}
+
+        private final Map<Key, Optional<BloomColumnPredicate>> predicates = new ConcurrentHashMap<>();
+
+        Optional<BloomColumnPredicate> get(ColumnDescriptor descriptor, Domain domain, int maxValues)
+        {
+            return predicates.computeIfAbsent(new Key(String.join(".", descriptor.getPath()), descriptor.getPrimitiveType()),
+                    _ -> BloomColumnPredicate.create(descriptor, domain, maxValues));
+        }
+    }
+}
