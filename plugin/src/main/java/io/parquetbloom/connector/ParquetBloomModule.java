@@ -1,8 +1,11 @@
 package io.parquetbloom.connector;
 
 import com.google.inject.Binder;
+import com.google.inject.Key;
 import com.google.inject.Module;
+import com.google.inject.Provides;
 import com.google.inject.Scopes;
+import com.google.inject.Singleton;
 import io.parquetbloom.metadata.BloomFilterCache;
 import io.parquetbloom.metadata.FooterCache;
 import io.parquetbloom.metadata.MetadataConfig;
@@ -21,7 +24,12 @@ import io.parquetbloom.table.ParquetTypeMapping;
 import io.parquetbloom.table.TableSchemaReader;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.util.concurrent.ExecutorService;
+
+import static io.airlift.bootstrap.ClosingBinder.closingBinder;
+import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static io.airlift.configuration.ConfigBinder.configBinder;
+import static java.util.concurrent.Executors.newCachedThreadPool;
 import static org.weakref.jmx.guice.ExportBinder.newExporter;
 
 public class ParquetBloomModule
@@ -52,11 +60,19 @@ public class ParquetBloomModule
         binder.bind(FileColumnResolver.class).in(Scopes.SINGLETON);
         binder.bind(RowGroupPruner.class).in(Scopes.SINGLETON);
 
-        binder.bind(MetadataExecutor.class).in(Scopes.SINGLETON);
+        closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomMetadata.class));
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);
+    }
+
+    @Provides
+    @Singleton
+    @ForParquetBloomMetadata
+    public static ExecutorService createMetadataExecutor()
+    {
+        return newCachedThreadPool(daemonThreadsNamed("parquet-bloom-metadata-%s"));
     }
 }

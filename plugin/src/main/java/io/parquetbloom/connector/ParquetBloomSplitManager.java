@@ -2,6 +2,8 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.pruning.RowGroupPruner;
@@ -20,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 
 import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
@@ -36,10 +39,11 @@ public class ParquetBloomSplitManager
     private final RowGroupPruner pruner;
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
-    private final MetadataExecutor executor;
+    private final ExecutorService executor;
+    private final int concurrency;
 
     @Inject
-    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, MetadataExecutor executor, ParquetBloomConfig config)
+    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config)
     {
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
@@ -47,6 +51,7 @@ public class ParquetBloomSplitManager
         this.maxSplitSize = config.getMaxSplitSize().toBytes();
         this.dynamicFilterWaitMillis = config.getDynamicFilteringWaitTimeout().toMillis();
         this.executor = requireNonNull(executor, "executor is null");
+        this.concurrency = metadataConfig.getMetadataConcurrency();
     }
 
     @Override
@@ -73,8 +78,9 @@ public class ParquetBloomSplitManager
                 plan,
                 maxSplitSize,
                 dynamicFilterWaitMillis,
-                executor.forQuery(),
-                executor.concurrency(),
+                // this query's share of the catalog's metadata threads
+                new BoundedExecutor(executor, concurrency),
+                concurrency,
                 metadataReader,
                 pruner,
                 metadata.requestStats());

@@ -1,12 +1,15 @@
 package io.parquetbloom.connector;
 
 import com.google.inject.Inject;
+import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 
 import static com.google.common.base.Preconditions.checkState;
 import static java.util.Objects.requireNonNull;
@@ -18,13 +21,15 @@ public class ParquetBloomTransactionManager
 {
     private final LakeTables lakeTables;
     private final TableSchemaReader schemaReader;
-    private final MetadataExecutor executor;
+    private final ExecutorService executor;
+    private final int concurrency;
     private final Map<ConnectorTransactionHandle, ParquetBloomMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, MetadataExecutor executor)
+    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config)
     {
         this.executor = requireNonNull(executor, "executor is null");
+        this.concurrency = config.getMetadataConcurrency();
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
     }
@@ -32,7 +37,7 @@ public class ParquetBloomTransactionManager
     public ConnectorTransactionHandle begin()
     {
         ParquetBloomTransactionHandle handle = ParquetBloomTransactionHandle.create();
-        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, executor.forQuery()));
+        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency)));
         return handle;
     }
 

@@ -21,7 +21,7 @@ public final class S3RequestStats
         getBytes.addAndGet(bytes);
     }
 
-    void recordList()
+    public void recordList()
     {
         listRequests.incrementAndGet();
     }

@@ -69,6 +69,33 @@ final class TestBloomFilterLoading
     }
 
     @Test
+    void nearbyFiltersOutsideTheTailComeInOneGet()
+    {
+        byte[] bytes = writeFile();
+        InMemoryObjectStore store = new InMemoryObjectStore(bytes);
+        // a tail of 64 bytes holds no filter
+        ParquetFileMetadata file = FooterReader.readFooter(store, store.object(), 64, new S3RequestStats());
+        List<BloomFilterKey> keys = new ArrayList<>();
+        for (int rowGroup = 0; rowGroup < ROW_GROUPS; rowGroup++) {
+            keys.add(new BloomFilterKey(rowGroup, List.of("deviceid")));
+            keys.add(new BloomFilterKey(rowGroup, List.of("seq")));
+        }
+        S3RequestStats stats = new S3RequestStats();
+        LoadedFilters loaded = BloomFilterLoader.load(store, file, keys, stats);
+        assertThat(loaded.results()).hasSize(keys.size()).allSatisfy((_, result) -> assertThat(result).isInstanceOf(SplitBlockBloomFilterReader.Result.Usable.class));
+        // written back to back before the footer: one GET spanning exactly the filters asked for
+        assertThat(stats.getRequests()).isEqualTo(1);
+        long sum = loaded.results().values().stream().mapToLong(result -> ((SplitBlockBloomFilterReader.Result.Usable) result).totalLength()).sum();
+        assertThat(loaded.bytesRead()).isEqualTo(stats.getBytes()).isEqualTo(sum);
+
+        // one filter: one GET of exactly its bytes
+        S3RequestStats single = new S3RequestStats();
+        LoadedFilters one = BloomFilterLoader.load(store, file, List.of(new BloomFilterKey(2, List.of("deviceid"))), single);
+        assertThat(single.getRequests()).isEqualTo(1);
+        assertThat(one.bytesRead()).isEqualTo(((SplitBlockBloomFilterReader.Result.Usable) one.results().values().iterator().next()).totalLength());
+    }
+
+    @Test
     void mixedCaseColumnsFindTheirFiltersInTheTail()
             throws IOException
     {

@@ -1,5 +1,9 @@
 package io.parquetbloom.tests;
 
+import com.google.common.collect.ConcurrentHashMultiset;
+import com.google.common.collect.ImmutableMultiset;
+import com.google.common.collect.Multiset;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,6 +11,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -58,6 +63,7 @@ public final class CountingProxy
     private final Map<String, AtomicLong> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> bytes = new ConcurrentHashMap<>();
     private final Map<Fault, AtomicLong> injected = new ConcurrentHashMap<>();
+    private final Multiset<Request> log = ConcurrentHashMultiset.create();
     private volatile FaultMix faults = FaultMix.none();
     private volatile Random faultRandom = new Random(0);
     private volatile boolean closed;
@@ -96,9 +102,50 @@ public final class CountingProxy
      */
     public record Counts(long gets, long getBytes, long lists, long heads) {}
 
+    /**
+     * One request as S3 saw it.
+     *
+     * @param method GET, LIST or HEAD
+     * @param target the object key for GET and HEAD, the {@code prefix} for LIST (without the bucket)
+     * @param range the {@code Range} header of a GET, or empty
+     */
+    public record Request(String method, String target, String range) {}
+
+    /**
+     * Every request since the last {@link #reset()}, as a multiset.
+     */
+    public ImmutableMultiset<Request> requests()
+    {
+        return ImmutableMultiset.copyOf(log);
+    }
+
     public Counts counts()
     {
         return new Counts(get(requests, "GET"), get(bytes, "GET"), get(requests, "LIST"), get(requests, "HEAD"));
+    }
+
+    private static Request describe(String method, String requestTarget, String head)
+    {
+        String path = requestTarget.contains("?") ? requestTarget.substring(0, requestTarget.indexOf('?')) : requestTarget;
+        String query = requestTarget.contains("?") ? requestTarget.substring(requestTarget.indexOf('?') + 1) : "";
+        // path-style: /bucket/key
+        String key = path.replaceFirst("^/[^/]*/?", "");
+        if (method.equals("LIST")) {
+            String prefix = "";
+            for (String parameter : query.split("&")) {
+                if (parameter.startsWith("prefix=")) {
+                    prefix = URLDecoder.decode(parameter.substring("prefix=".length()), StandardCharsets.UTF_8);
+                }
+            }
+            return new Request(method, prefix, "");
+        }
+        String range = "";
+        for (String line : head.split("\r\n")) {
+            if (line.regionMatches(true, 0, "Range:", 0, 6)) {
+                range = line.substring(6).trim();
+            }
+        }
+        return new Request(method, URLDecoder.decode(key, StandardCharsets.UTF_8), range);
     }
 
     private static boolean isListing(String target)
@@ -117,6 +164,7 @@ public final class CountingProxy
     {
         requests.clear();
         bytes.clear();
+        log.clear();
     }
 
     /**
@@ -205,6 +253,9 @@ public final class CountingProxy
                 long contentLength = contentLength(text);
                 if (counted) {
                     requests.computeIfAbsent(method, _ -> new AtomicLong()).incrementAndGet();
+                    if (parts.length > 1) {
+                        log.add(describe(method, parts[1], text));
+                    }
                     if (latencyMillis > 0) {
                         Thread.sleep(latencyMillis);
                     }

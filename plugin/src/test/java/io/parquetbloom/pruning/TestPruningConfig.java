@@ -1,0 +1,38 @@
+package io.parquetbloom.pruning;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
+import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
+import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+
+final class TestPruningConfig
+{
+    @Test
+    void defaults()
+    {
+        assertRecordedDefaults(recordDefaults(PruningConfig.class)
+                .setBloomFilterEnabled(true)
+                .setStatisticsPruningEnabled(true)
+                .setNoMatchCacheEnabled(true)
+                .setBloomFilterMaxValues(100_000));
+    }
+
+    @Test
+    void explicitPropertyMappings()
+    {
+        assertFullMapping(
+                Map.of(
+                        "bloom-filter.enabled", "false",
+                        "statistics-pruning.enabled", "false",
+                        "no-match-cache.enabled", "false",
+                        "bloom-filter.max-values", "5000"),
+                new PruningConfig()
+                        .setBloomFilterEnabled(false)
+                        .setStatisticsPruningEnabled(false)
+                        .setNoMatchCacheEnabled(false)
+                        .setBloomFilterMaxValues(5000));
+    }
+}

@@ -1,0 +1,43 @@
+package io.parquetbloom.table;
+
+import io.airlift.units.Duration;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
+import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
+import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+import static java.util.concurrent.TimeUnit.MINUTES;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+final class TestLakeConfig
+{
+    @Test
+    void defaults()
+    {
+        assertRecordedDefaults(recordDefaults(LakeConfig.class)
+                .setLocation(null)
+                .setListingCacheTtl(new Duration(0, SECONDS)));
+    }
+
+    @Test
+    void explicitPropertyMappings()
+    {
+        assertFullMapping(
+                Map.of("location", "s3://lake/warehouse/", "metadata.listing-cache-ttl", "5m"),
+                new LakeConfig()
+                        .setLocation("s3://lake/warehouse/")
+                        .setListingCacheTtl(new Duration(5, MINUTES)));
+    }
+
+    @Test
+    void locationMustBeAnS3Uri()
+    {
+        assertThat(new LakeConfig().setLocation("s3://lake/").isLocationValid()).isTrue();
+        assertThat(new LakeConfig().setLocation("s3a://lake/prefix/").isLocationValid()).isTrue();
+        assertThat(new LakeConfig().setLocation("/tmp/lake").isLocationValid()).isFalse();
+        assertThat(new LakeConfig().setLocation("s3://Bad_Bucket!/").isLocationValid()).isFalse();
+    }
+}

@@ -1,0 +1,87 @@
+package io.parquetbloom.table;
+
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.testing.InMemoryLake;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The lake layout: schemas and tables are the first two folder levels under {@code location}, every {@code *.parquet}
+ * below a table is data, {@code key=value} folders are typed partition columns, hidden names are skipped.
+ */
+final class TestLakeTables
+{
+    @Test
+    void schemasTablesAndPartitions()
+    {
+        InMemoryLake store = new InMemoryLake("lake")
+                .put("warehouse/telemetry/events/year=2025/day=2025-01-02/region=eu/part-0.parquet")
+                .put("warehouse/telemetry/events/year=2026/day=2026-03-04/region=__HIVE_DEFAULT_PARTITION__/part-1.parquet")
+                .put("warehouse/telemetry/events/year=2026/day=2026-03-04/region=us/_SUCCESS")
+                .put("warehouse/telemetry/events/_temporary/year=2026/day=2026-03-04/region=us/part-2.parquet")
+                .put("warehouse/telemetry/events/.hidden/part-3.parquet")
+                .put("warehouse/telemetry/Devices/part-0.parquet")
+                .put("warehouse/_tmp/t/part-0.parquet");
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        S3RequestStats stats = new S3RequestStats();
+
+        assertThat(tables.listSchemas(stats)).containsExactly("telemetry");
+        assertThat(tables.listTables("telemetry", stats)).containsExactlyInAnyOrder("events", "devices");
+
+        SchemaTableName name = new SchemaTableName("telemetry", "events");
+        LakeTable table = tables.getTable(name, tables.findTable(name, stats).orElseThrow(), stats);
+        assertThat(table.partitionColumns()).containsExactly(
+                new PartitionColumn("year", BIGINT),
+                new PartitionColumn("day", DATE),
+                new PartitionColumn("region", VARCHAR));
+        assertThat(table.files()).extracting(file -> file.object().location().key()).containsExactly(
+                "warehouse/telemetry/events/year=2025/day=2025-01-02/region=eu/part-0.parquet",
+                "warehouse/telemetry/events/year=2026/day=2026-03-04/region=__HIVE_DEFAULT_PARTITION__/part-1.parquet");
+        assertThat(table.files().get(1).partitionValues()).containsExactly(Optional.of("2026"), Optional.of("2026-03-04"), Optional.empty());
+
+        // names match without regard to case; a table handle needs the two folder levels, never the files
+        S3RequestStats lookup = new S3RequestStats();
+        assertThat(tables.findTable(new SchemaTableName("telemetry", "devices"), lookup)).isPresent();
+        assertThat(lookup.listRequests()).isEqualTo(2);
+        assertThat(tables.findTable(new SchemaTableName("telemetry", "missing"), stats)).isEmpty();
+    }
+
+    @Test
+    void foldersDifferingOnlyInCaseAreAnErrorNamingBoth()
+    {
+        InMemoryLake store = new InMemoryLake("lake")
+                .put("warehouse/telemetry/Events/part-0.parquet")
+                .put("warehouse/telemetry/events/part-0.parquet");
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        assertThatThrownBy(() -> tables.findTable(new SchemaTableName("telemetry", "events"), new S3RequestStats()))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PARQUET_BLOOM_AMBIGUOUS_LOCATION.toErrorCode()))
+                .hasMessageContaining("s3://lake/warehouse/telemetry/Events/")
+                .hasMessageContaining("s3://lake/warehouse/telemetry/events/");
+    }
+
+    @Test
+    void filesWithDifferentPartitionFoldersAreAnError()
+    {
+        InMemoryLake store = new InMemoryLake("lake")
+                .put("warehouse/s/t/region=eu/part-0.parquet")
+                .put("warehouse/s/t/year=2026/part-1.parquet");
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        SchemaTableName name = new SchemaTableName("s", "t");
+        assertThatThrownBy(() -> tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), new S3RequestStats()))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PARQUET_BLOOM_SCHEMA_MISMATCH.toErrorCode()))
+                .hasMessageContaining("part-1.parquet")
+                .hasMessageContaining(List.of("year").toString());
+    }
+}

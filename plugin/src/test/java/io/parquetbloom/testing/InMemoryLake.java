@@ -1,0 +1,73 @@
+package io.parquetbloom.testing;
+
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A bucket of empty-bodied objects answering listings as S3 does (keys in order, delimited or recursive), counting
+ * each as one LIST; for tests of the lake layout.
+ */
+public final class InMemoryLake
+        extends S3ObjectStore
+{
+    private final String bucket;
+    private final Map<String, Long> objects = new TreeMap<>();
+
+    public InMemoryLake(String bucket)
+    {
+        // never called: every listing is answered from memory
+        super(S3Client.builder()
+                .region(Region.US_EAST_1)
+                .endpointOverride(URI.create("http://127.0.0.1:9"))
+                .credentialsProvider(AnonymousCredentialsProvider.create())
+                .build());
+        this.bucket = bucket;
+    }
+
+    public InMemoryLake put(String key)
+    {
+        objects.put(key, 1000L);
+        return this;
+    }
+
+    @Override
+    public List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
+    {
+        stats.recordList();
+        String folder = prefix.asPrefix().key();
+        Set<String> children = new LinkedHashSet<>();
+        for (String key : objects.keySet()) {
+            if (key.startsWith(folder) && key.indexOf('/', folder.length()) > 0) {
+                children.add(key.substring(folder.length(), key.indexOf('/', folder.length())));
+            }
+        }
+        return List.copyOf(children);
+    }
+
+    @Override
+    public List<S3ObjectInfo> listObjects(S3Location prefix, S3RequestStats stats)
+    {
+        stats.recordList();
+        String folder = prefix.asPrefix().key();
+        List<S3ObjectInfo> listed = new ArrayList<>();
+        objects.forEach((key, size) -> {
+            if (key.startsWith(folder)) {
+                listed.add(new S3ObjectInfo(new S3Location(bucket, key), size, "etag-" + key.hashCode()));
+            }
+        });
+        return listed;
+    }
+}

@@ -1,0 +1,233 @@
+package io.parquetbloom.tests;
+
+import com.google.common.collect.ImmutableMultiset;
+import com.google.common.collect.Multiset;
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.trino.Session;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.QueryRunner;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.LocalInputFile;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
+import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.COLUMN_CHUNKS;
+import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.FILTERS;
+import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.LIST;
+import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.TAIL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The exact S3 requests of each query, cold (a new catalog: nothing cached on the coordinator or the worker) and
+ * warm, as a multiset of (kind, object), the way Trino's {@code *FileOperations} tests assert file system use. A
+ * request more or less is a change in behaviour that this test makes visible.
+ */
+final class TestParquetBloomFileOperations
+        extends AbstractTestQueryFramework
+{
+    // inside every row group's min/max range; no filter of the table has a false positive for it
+    private static final String ABSENT = new UUID(0x8123456789abcdefL, 42).toString();
+    private static final String ABSENT_TOO = new UUID(0x8023456789abcdefL, 43).toString();
+
+    private static final String EU_0 = "region=eu/part-00000.parquet";
+    private static final String EU_1 = "region=eu/part-00001.parquet";
+    private static final String US_2 = "region=us/part-00002.parquet";
+    private static final String US_3 = "region=us/part-00003.parquet";
+    // finding the table: the root (its schema folder), the schema (its table folder); then its files
+    private static final ImmutableMultiset<FileOperation> TABLE_LOOKUP = ImmutableMultiset.of(
+            new FileOperation(LIST, ""),
+            new FileOperation(LIST, "telemetry/"),
+            new FileOperation(LIST, "telemetry/events/"));
+
+    enum Kind
+    {
+        LIST, TAIL, FILTERS, COLUMN_CHUNKS
+    }
+
+    record FileOperation(Kind kind, String target) {}
+
+    private record Layout(long size, long firstFilter) {}
+
+    private final TestingLake lake = new TestingLake();
+    private final Map<String, Layout> layouts = new HashMap<>();
+    private final AtomicInteger catalogs = new AtomicInteger();
+    private CountingProxy proxy;
+    private Path work;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        work = Files.createTempDirectory("parquet-bloom-file-operations");
+        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        try (S3Client client = s3.client()) {
+            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
+            lake.writeEvents(client, work);
+        }
+        for (int file = 0; file < 4; file++) {
+            String region = file < TestingLake.FILES_PER_REGION ? "eu" : "us";
+            layouts.put("telemetry/events/region=%s/part-%05d.parquet".formatted(region, file), layout(work.resolve("events-%d.parquet".formatted(file))));
+        }
+        proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
+        return ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
+    }
+
+    @Test
+    void absentKey()
+    {
+        String catalog = coldCatalog();
+        // the table's first footer (schema, with a generous tail that also holds its filters), then the other three
+        // footers with the tail size learned from the first, filters included: nothing reaches the worker
+        assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
+                        .build());
+        // warm, another key: the coordinator's cache answers
+        assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT_TOO),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .build());
+    }
+
+    @Test
+    void presentKey()
+    {
+        String catalog = coldCatalog();
+        TelemetryRow target = lake.events().get(4321);
+        assertFileOperations(catalog, "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId()),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        // coordinator: every footer with its filters; the key is in row groups of files 0 and 3
+                        .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
+                        // worker: those two files' footers, then their surviving row groups' three columns, merged
+                        .add(tail(EU_0), tail(US_3))
+                        .add(columnChunks(EU_0), columnChunks(US_3))
+                        .build());
+        // again: the worker has the footers now, and reads the same column chunks
+        assertFileOperations(catalog, "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId()),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(columnChunks(EU_0), columnChunks(US_3))
+                        .build());
+    }
+
+    @Test
+    void partitionFolderExcludesFilesBeforeAnyRead()
+    {
+        String catalog = coldCatalog();
+        assertFileOperations(catalog, "SELECT count(*) FROM events WHERE region = 'eu' AND device_id = '%s'".formatted(ABSENT),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(EU_0), tail(EU_1))
+                        .build());
+    }
+
+    @Test
+    void joinPrunesWithItsDynamicFilter()
+    {
+        String catalog = coldCatalog();
+        // the coordinator waits for the build side's keys and prunes every file with them
+        assertFileOperations(catalog, "SELECT count(*) FROM events e JOIN (VALUES '%s', '%s') k(id) ON e.device_id = k.id".formatted(ABSENT, ABSENT_TOO),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
+                        .build());
+    }
+
+    @Test
+    void everythingOffReadsEveryRowGroup()
+    {
+        String catalog = coldCatalog();
+        Session off = ParquetBloomQueryRunner.allPruningOff(getSession(), catalog);
+        assertFileOperations(off, catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        // the coordinator reads only the schema; every file becomes a split
+                        .add(tail(EU_0))
+                        .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
+                        .add(columnChunks(EU_0), columnChunks(EU_1), columnChunks(US_2), columnChunks(US_3))
+                        .build());
+    }
+
+    private static FileOperation tail(String file)
+    {
+        return new FileOperation(TAIL, "telemetry/events/" + file);
+    }
+
+    private static FileOperation columnChunks(String file)
+    {
+        return new FileOperation(COLUMN_CHUNKS, "telemetry/events/" + file);
+    }
+
+    private String coldCatalog()
+    {
+        String catalog = "cold_" + catalogs.incrementAndGet();
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT));
+        return catalog;
+    }
+
+    private void assertFileOperations(String catalog, String sql, Multiset<FileOperation> expected)
+    {
+        assertFileOperations(getSession(), catalog, sql, expected);
+    }
+
+    private void assertFileOperations(Session session, String catalog, String sql, Multiset<FileOperation> expected)
+    {
+        Session inCatalog = Session.builder(session).setCatalog(catalog).setSchema("telemetry").build();
+        proxy.reset();
+        getQueryRunner().execute(inCatalog, sql);
+        Multiset<FileOperation> actual = proxy.requests().stream()
+                .map(this::classify)
+                .collect(toImmutableMultiset());
+        assertThat(actual).as(sql).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    private FileOperation classify(CountingProxy.Request request)
+    {
+        String target = request.target().replaceFirst("^warehouse/", "");
+        if (request.method().equals("LIST")) {
+            return new FileOperation(LIST, target);
+        }
+        Layout layout = layouts.get(target);
+        assertThat(layout).as("GET of an object this test wrote: %s", request).isNotNull();
+        assertThat(request.range()).as("ranged GET: %s", request).startsWith("bytes=");
+        String[] bounds = request.range().substring("bytes=".length()).split("-");
+        long start = Long.parseLong(bounds[0]);
+        long end = Long.parseLong(bounds[1]);
+        if (end == layout.size() - 1) {
+            return new FileOperation(TAIL, target);
+        }
+        return new FileOperation(start >= layout.firstFilter() ? FILTERS : COLUMN_CHUNKS, target);
+    }
+
+    private static Layout layout(Path file)
+    {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            long firstFilter = Long.MAX_VALUE;
+            for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                for (ColumnChunkMetaData column : block.getColumns()) {
+                    if (column.getBloomFilterOffset() >= 0) {
+                        firstFilter = Math.min(firstFilter, column.getBloomFilterOffset());
+                    }
+                }
+            }
+            return new Layout(Files.size(file), firstFilter);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
