@@ -1,12 +1,7 @@
 package io.parquetbloom.demo;
 
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -81,29 +76,20 @@ public final class DemoDataset
      * parquet-java, ZSTD, plain-encoded keys with bloom filters sized for a row group's rows at 1% FPP.
      */
     public static final EventFileWriterFactory PARQUET_JAVA = (file, scale) -> {
-        ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                .withType(PARQUET_SCHEMA)
-                .withConf(new Configuration(false))
-                .withRowGroupRowCountLimit(scale.rowsPerRowGroup())
-                .withRowGroupSize(1L << 30)
-                .withPageRowCountLimit(20_000)
-                .withCompressionCodec(CompressionCodecName.ZSTD);
+        ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(scale.rowsPerRowGroup())
+                .withPageRows(20_000)
+                .withCompression(CompressionCodecName.ZSTD);
         for (String column : new String[] {"device_id", "trace_id"}) {
             // unique-ish keys: plain encoding, so the writer keeps the filter
-            builder.withDictionaryEncoding(column, false)
-                    .withBloomFilterEnabled(column, true)
-                    .withBloomFilterNDV(column, scale.rowsPerRowGroup())
-                    .withBloomFilterFPP(column, 0.01);
+            options = options.withPlainEncoding(column).withBloomFilter(column, scale.rowsPerRowGroup(), 0.01);
         }
-        ParquetWriter<Group> writer = builder.build();
-        SimpleGroupFactory groups = new SimpleGroupFactory(PARQUET_SCHEMA);
+        ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, PARQUET_SCHEMA, options);
         return new EventFileWriter()
         {
             @Override
             public void write(Event event)
-                    throws IOException
             {
-                writer.write(groups.newGroup()
+                writer.write(writer.newRow()
                         .append("device_id", event.deviceId())
                         .append("trace_id", event.traceId())
                         .append("voltage", event.voltage())
@@ -112,7 +98,6 @@ public final class DemoDataset
 
             @Override
             public void close()
-                    throws IOException
             {
                 writer.close();
             }

@@ -6,18 +6,13 @@ import io.airlift.log.Logging;
 import io.parquetbloom.connector.ParquetBloomPlugin;
 import io.parquetbloom.demo.DemoDataset;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.parquetbloom.tests.CountingProxy;
 import io.parquetbloom.tests.QueryMetrics;
 import io.trino.Session;
 import io.trino.plugin.hive.HivePlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -369,10 +364,9 @@ public final class LookupBenchmark
         }
         MessageType schema = MessageTypeParser.parseMessageType("message keys { required binary device_id (STRING); }");
         Path file = work.resolve("keys.parquet");
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).withConf(new Configuration(false)).build()) {
-            SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, schema, ParquetFixtureWriter.Options.rowsPerRowGroup(keys.size()))) {
             for (String key : keys) {
-                writer.write(groups.newGroup().append("device_id", key));
+                writer.write(writer.newRow().append("device_id", key));
             }
         }
         client.putObject(request -> request.bucket(BUCKET).key(ROOT + "telemetry/keys/keys.parquet"), RequestBody.fromFile(file));

@@ -3,13 +3,9 @@ package io.parquetbloom.benchmarks;
 import io.airlift.slice.Slices;
 import io.airlift.units.DataSize;
 import io.parquetbloom.demo.DemoDataset;
-import io.trino.parquet.writer.ParquetSchemaConverter;
-import io.trino.parquet.writer.ParquetWriter;
-import io.trino.parquet.writer.ParquetWriterOptions;
-import io.trino.spi.Page;
-import io.trino.spi.block.BlockBuilder;
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.trino.spi.type.Type;
-import org.apache.parquet.format.CompressionCodec;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -17,8 +13,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 
 import static io.airlift.units.DataSize.Unit.KILOBYTE;
 import static io.trino.spi.type.DoubleType.DOUBLE;
@@ -36,70 +30,33 @@ final class TrinoWriterEvents
 {
     private static final List<String> NAMES = List.of("device_id", "trace_id", "voltage", "event_timestamp");
     private static final List<Type> TYPES = List.of(VARCHAR, VARCHAR, DOUBLE, TIMESTAMP_MICROS);
-    private static final int PAGE_ROWS = 1_000;
 
     @Override
     public DemoDataset.EventFileWriter create(Path file, DemoDataset.Scale scale)
             throws IOException
     {
-        ParquetSchemaConverter schema = new ParquetSchemaConverter(TYPES, NAMES, false, false);
         OutputStream output = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20);
-        ParquetWriter writer = new ParquetWriter(
-                output,
-                schema.getMessageType(),
-                schema.getPrimitiveTypes(),
-                ParquetWriterOptions.builder()
-                        .setBloomFilterColumns(Set.of("device_id", "trace_id"))
-                        .setMaxRowGroupRowCount(scale.rowsPerRowGroup())
-                        // Trino picks the smallest of 5 halvings of this size that holds the chunk's values at 5% FPP:
-                        // from 512 KiB that is 32 KiB for 25,000 values, the filters reference.md measured Hive with
-                        .setMaxBloomFilterSize(DataSize.of(512, KILOBYTE))
-                        .build(),
-                CompressionCodec.ZSTD,
-                "trino-483",
-                Optional.empty(),
-                Optional.empty());
+        ParquetFixtureWriter.TrinoWriter writer = ParquetFixtureWriter.trino(output, TYPES, NAMES, ParquetFixtureWriter.Options.rowsPerRowGroup(scale.rowsPerRowGroup())
+                .withCompression(CompressionCodecName.ZSTD)
+                // Trino sizes its filters (5% FPP)
+                .withBloomFilter("device_id", 0, 0.05)
+                .withBloomFilter("trace_id", 0, 0.05)
+                // Trino picks the smallest of 5 halvings of this size that holds the chunk's values at 5% FPP:
+                // from 512 KiB that is 32 KiB for 25,000 values, the filters reference.md measured Hive with
+                .withMaxBloomFilterSize(DataSize.of(512, KILOBYTE)));
         return new DemoDataset.EventFileWriter()
         {
-            private BlockBuilder[] builders = newBuilders();
-            private int rows;
-
             @Override
             public void write(DemoDataset.Event event)
-                    throws IOException
             {
-                VARCHAR.writeSlice(builders[0], Slices.utf8Slice(event.deviceId()));
-                VARCHAR.writeSlice(builders[1], Slices.utf8Slice(event.traceId()));
-                DOUBLE.writeDouble(builders[2], event.voltage());
-                TIMESTAMP_MICROS.writeLong(builders[3], event.eventTimestampMicros());
-                if (++rows == PAGE_ROWS) {
-                    flush();
-                }
+                writer.write(Slices.utf8Slice(event.deviceId()), Slices.utf8Slice(event.traceId()), event.voltage(), event.eventTimestampMicros());
             }
 
             @Override
             public void close()
-                    throws IOException
             {
-                flush();
                 writer.close();
             }
-
-            private void flush()
-                    throws IOException
-            {
-                if (rows == 0) {
-                    return;
-                }
-                writer.write(new Page(rows, builders[0].build(), builders[1].build(), builders[2].build(), builders[3].build()));
-                builders = newBuilders();
-                rows = 0;
-            }
         };
-    }
-
-    private static BlockBuilder[] newBuilders()
-    {
-        return TYPES.stream().map(type -> type.createBlockBuilder(null, PAGE_ROWS)).toArray(BlockBuilder[]::new);
     }
 }

@@ -2,7 +2,7 @@ package io.parquetbloom.tests;
 
 import io.parquetbloom.ParquetBloomErrorCode;
 import io.parquetbloom.demo.S3ProxyProcess;
-
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
@@ -112,13 +112,9 @@ final class TestParquetBloomBadInput
     {
         org.apache.parquet.schema.MessageType schema = org.apache.parquet.schema.MessageTypeParser.parseMessageType("message m { required binary seq (STRING); }");
         Path file = work.resolve("conflict.parquet");
-        try (org.apache.parquet.hadoop.ParquetWriter<org.apache.parquet.example.data.Group> writer = org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(new org.apache.parquet.io.LocalOutputFile(file))
-                .withType(schema)
-                .withConf(new org.apache.hadoop.conf.Configuration(false))
-                .build()) {
-            org.apache.parquet.example.data.simple.SimpleGroupFactory groups = new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema);
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, schema, ParquetFixtureWriter.Options.rowsPerRowGroup(10))) {
             for (int i = 0; i < 10; i++) {
-                writer.write(groups.newGroup().append("seq", "text-" + i));
+                writer.write(writer.newRow().append("seq", "text-" + i));
             }
         }
         return Files.readAllBytes(file);

@@ -2,17 +2,13 @@ package io.parquetbloom.tests;
 
 import io.parquetbloom.ParquetBloomErrorCode;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
@@ -79,16 +75,11 @@ final class TestReadExactly
     {
         SplittableRandom random = new SplittableRandom(32);
         long[] u32Edges = {2_188_839_737L, 4_290_165_358L, 671_498L, 2_147_483_648L, 4_294_967_295L, 0L};
-        ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                .withType(UNSIGNED)
-                .withConf(new Configuration(false))
-                .withRowGroupRowCountLimit(ROWS_PER_ROW_GROUP)
-                .withDictionaryEncoding(false);
+        ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(ROWS_PER_ROW_GROUP).withDictionary(false);
         for (String column : List.of("u8", "u16", "u32", "u64", "u32n")) {
-            builder.withBloomFilterEnabled(column, true).withBloomFilterNDV(column, ROWS_PER_ROW_GROUP);
+            options = options.withBloomFilter(column, ROWS_PER_ROW_GROUP, 0.01);
         }
-        SimpleGroupFactory groups = new SimpleGroupFactory(UNSIGNED);
-        try (ParquetWriter<Group> writer = builder.build()) {
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, UNSIGNED, options)) {
             for (int id = 0; id < 3 * ROWS_PER_ROW_GROUP; id++) {
                 long u32 = id < ROWS_PER_ROW_GROUP
                         ? random.nextLong(1L << 31, 1L << 32)
@@ -98,7 +89,7 @@ final class TestReadExactly
                 long u16 = id % 5 == 0 ? 65_535 : random.nextInt(65_536);
                 long u32n = id % 3 == 0 ? -1 : u32;
                 unsignedRows.add(new long[] {id, u8, u16, u32, u64, u32n});
-                Group group = groups.newGroup()
+                Group group = writer.newRow()
                         .append("id", (long) id)
                         .append("u8", (int) u8)
                         .append("u16", (int) u16)
@@ -209,19 +200,10 @@ final class TestReadExactly
     {
         MessageType schema = MessageTypeParser.parseMessageType("message v { required binary key (STRING); required int64 seq; }");
         Path file = work.resolve("versioned-" + version + ".parquet");
-        Files.deleteIfExists(file);
-        ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                .withType(schema)
-                .withConf(new Configuration(false))
-                .withRowGroupRowCountLimit(500)
-                .withDictionaryEncoding(false)
-                .withPageWriteChecksumEnabled(false)
-                .withBloomFilterEnabled("key", true)
-                .withBloomFilterNDV("key", 500);
-        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-        try (ParquetWriter<Group> writer = builder.build()) {
+        ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(500).withDictionary(false).withBloomFilter("key", 500, 0.01);
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, schema, options)) {
             for (int i = 0; i < 1_000; i++) {
-                writer.write(groups.newGroup().append("key", "key-%s-%04d".formatted(version, i)).append("seq", (long) i));
+                writer.write(writer.newRow().append("key", "key-%s-%04d".formatted(version, i)).append("seq", (long) i));
             }
         }
         return Files.readAllBytes(file);

@@ -1,12 +1,9 @@
 package io.parquetbloom.tests;
 
 import io.airlift.slice.Slices;
-import org.apache.hadoop.conf.Configuration;
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -141,49 +138,35 @@ public final class TestingLake
 
     static void writeEventsFile(Path file, List<TelemetryRow> rows, boolean bloomFilters)
     {
-        try {
-            Files.deleteIfExists(file);
-            ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                    .withType(EVENTS_SCHEMA)
-                    .withConf(new Configuration(false))
-                    .withRowGroupRowCountLimit(ROWS_PER_ROW_GROUP)
-                    .withRowGroupSize(256L * 1024 * 1024)
-                    // parquet-java writes no filter for all-dictionary chunks
-                    .withDictionaryEncoding(false);
-            if (bloomFilters) {
-                for (org.apache.parquet.schema.Type field : EVENTS_SCHEMA.getFields()) {
-                    builder.withBloomFilterEnabled(field.getName(), true)
-                            .withBloomFilterNDV(field.getName(), ROWS_PER_ROW_GROUP)
-                            .withBloomFilterFPP(field.getName(), 0.01);
-                }
-            }
-            SimpleGroupFactory groups = new SimpleGroupFactory(EVENTS_SCHEMA);
-            try (ParquetWriter<Group> writer = builder.build()) {
-                for (TelemetryRow row : rows) {
-                    Group group = groups.newGroup()
-                            .append("device_id", row.deviceId())
-                            .append("trace_id", row.traceId())
-                            .append("seq", row.seq())
-                            .append("reading", row.reading())
-                            .append("small", (int) row.small())
-                            .append("code", row.code())
-                            .append("price", row.price().unscaledValue().intValueExact())
-                            .append("amount", Binary.fromConstantByteArray(signExtend(row.amount().unscaledValue(), 9)))
-                            .append("day", (int) row.day().toEpochDay())
-                            .append("event_ts", row.eventTs().toEpochSecond(ZoneOffset.UTC) * 1_000_000 + row.eventTs().getNano() / 1000)
-                            .append("event_ts_utc", row.eventTsMillisUtc())
-                            .append("tag", Binary.fromConstantByteArray(uuidBytes(row.tag())))
-                            .append("ratio", row.ratio())
-                            .append("payload", Binary.fromConstantByteArray(row.payload()));
-                    if (row.note() != null) {
-                        group.append("note", row.note());
-                    }
-                    writer.write(group);
-                }
+        // parquet-java writes no filter for all-dictionary chunks
+        ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(ROWS_PER_ROW_GROUP).withDictionary(false);
+        if (bloomFilters) {
+            for (org.apache.parquet.schema.Type field : EVENTS_SCHEMA.getFields()) {
+                options = options.withBloomFilter(field.getName(), ROWS_PER_ROW_GROUP, 0.01);
             }
         }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, EVENTS_SCHEMA, options)) {
+            for (TelemetryRow row : rows) {
+                Group group = writer.newRow()
+                        .append("device_id", row.deviceId())
+                        .append("trace_id", row.traceId())
+                        .append("seq", row.seq())
+                        .append("reading", row.reading())
+                        .append("small", (int) row.small())
+                        .append("code", row.code())
+                        .append("price", row.price().unscaledValue().intValueExact())
+                        .append("amount", Binary.fromConstantByteArray(signExtend(row.amount().unscaledValue(), 9)))
+                        .append("day", (int) row.day().toEpochDay())
+                        .append("event_ts", row.eventTs().toEpochSecond(ZoneOffset.UTC) * 1_000_000 + row.eventTs().getNano() / 1000)
+                        .append("event_ts_utc", row.eventTsMillisUtc())
+                        .append("tag", Binary.fromConstantByteArray(uuidBytes(row.tag())))
+                        .append("ratio", row.ratio())
+                        .append("payload", Binary.fromConstantByteArray(row.payload()));
+                if (row.note() != null) {
+                    group.append("note", row.note());
+                }
+                writer.write(group);
+            }
         }
     }
 
@@ -229,17 +212,10 @@ public final class TestingLake
         }
         MessageType schema = MessageTypeParser.parseMessageType("message keys { required binary device_id (STRING); }");
         Path file = workDirectory.resolve("keys.parquet");
-        try {
-            Files.deleteIfExists(file);
-            try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).withConf(new Configuration(false)).build()) {
-                SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-                for (String key : keys) {
-                    writer.write(groups.newGroup().append("device_id", key));
-                }
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, schema, ParquetFixtureWriter.Options.rowsPerRowGroup(count))) {
+            for (String key : keys) {
+                writer.write(writer.newRow().append("device_id", key));
             }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         upload(s3, file, tableKey("telemetry", "keys", "keys.parquet"));
         return keys;

@@ -1,17 +1,14 @@
 package io.parquetbloom.tests.differential;
 
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.parquetbloom.tests.TrinoParquetFiles;
 import io.trino.spi.type.Type;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
@@ -235,14 +232,9 @@ public final class RandomTable
         }
         MessageType schema = MessageTypeParser.parseMessageType(schemaText.append('}').toString());
         try {
-            Files.deleteIfExists(file);
-            ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                    .withType(schema)
-                    .withConf(new Configuration(false))
-                    .withRowGroupRowCountLimit(rowsPerRowGroup)
-                    .withRowGroupSize(256L * 1024 * 1024)
-                    .withPageRowCountLimit(random.nextBoolean() ? 20 : 20_000)
-                    .withDictionaryEncoding(random.nextInt(3) == 0);
+            ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(rowsPerRowGroup)
+                    .withPageRows(random.nextBoolean() ? 20 : 20_000)
+                    .withDictionary(random.nextInt(3) == 0);
             for (Column column : columns) {
                 if (column.kind().hasBloomFilters() && random.nextInt(5) != 0) {
                     // from badly undersized (many false positives) to generous
@@ -251,15 +243,12 @@ public final class RandomTable
                         case 1 -> rowsPerRowGroup;
                         default -> rowsPerRowGroup * 10L;
                     };
-                    builder.withBloomFilterEnabled(column.fileName(), true)
-                            .withBloomFilterNDV(column.fileName(), ndv)
-                            .withBloomFilterFPP(column.fileName(), new double[] {0.01, 0.1, 0.4}[random.nextInt(3)]);
+                    options = options.withBloomFilter(column.fileName(), ndv, new double[] {0.01, 0.1, 0.4}[random.nextInt(3)]);
                 }
             }
-            SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-            try (ParquetWriter<Group> parquetWriter = builder.build()) {
+            try (ParquetFixtureWriter.GroupWriter parquetWriter = ParquetFixtureWriter.parquetJava(file, schema, options)) {
                 for (Object[] row : fileRows) {
-                    Group group = groups.newGroup().append("id", (long) (Long) row[0]);
+                    Group group = parquetWriter.newRow().append("id", (long) (Long) row[0]);
                     for (int i = 0; i < columns.size(); i++) {
                         if (row[i + 1] != null) {
                             columns.get(i).kind().append(group, columns.get(i).fileName(), row[i + 1]);

@@ -1,0 +1,66 @@
+package io.parquetbloom.metadata;
+
+import io.airlift.units.DataSize;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Footers, filters and no-match facts are typed regions of one byte budget: what one kind takes, the others do not
+ * get, and the budget's weight is the sum of its regions' entries.
+ */
+final class TestParquetMetadataCache
+{
+    @Test
+    void regionsShareOneBudget()
+    {
+        ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig().setMetadataCacheMaxSize(DataSize.ofBytes(1_000_000)));
+        ParquetMetadataCache.Region<Integer, String> big = budget.region("big", String.class, (_, _) -> 10_000);
+        ParquetMetadataCache.Region<Integer, Long> small = budget.region("small", Long.class, (_, _) -> 100);
+        for (int i = 0; i < 5; i++) {
+            big.putIfAbsent(i, "value-" + i);
+        }
+        small.putIfAbsent(1, 1L);
+        assertThat(budget.getWeight()).isEqualTo(50_100);
+        assertThat(big.getIfPresent(3)).contains("value-3");
+        // same key, other region: another entry
+        assertThat(small.getIfPresent(3)).isEmpty();
+        assertThat(small.getIfPresent(1)).contains(1L);
+
+        // more big entries than the budget holds: it evicts, and never weighs more than its limit
+        for (int i = 5; i < 400; i++) {
+            big.putIfAbsent(i, "value-" + i);
+        }
+        assertThat(budget.getWeight()).isLessThanOrEqualTo(budget.getMaxWeight());
+        assertThat(budget.getEvictions()).isPositive();
+    }
+
+    @Test
+    void loadsOnceAndKeepsTheFirstValue()
+    {
+        ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig());
+        ParquetMetadataCache.Region<String, String> region = budget.region("footer", String.class, (_, _) -> 1);
+        AtomicInteger loads = new AtomicInteger();
+        assertThat(region.get("a", () -> "first-" + loads.incrementAndGet())).isEqualTo("first-1");
+        assertThat(region.get("a", () -> "first-" + loads.incrementAndGet())).isEqualTo("first-1");
+        region.putIfAbsent("a", "other");
+        assertThat(region.getIfPresent("a")).contains("first-1");
+        assertThat(loads).hasValue(1);
+        assertThat(budget.getEntries()).isEqualTo(1);
+    }
+
+    @Test
+    void sizeZeroKeepsNothing()
+    {
+        ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig().setMetadataCacheMaxSize(DataSize.ofBytes(0)));
+        ParquetMetadataCache.Region<String, String> region = budget.region("footer", String.class, (_, _) -> 1);
+        AtomicInteger loads = new AtomicInteger();
+        assertThat(region.get("a", () -> "v" + loads.incrementAndGet())).isEqualTo("v1");
+        assertThat(region.get("a", () -> "v" + loads.incrementAndGet())).isEqualTo("v2");
+        region.putIfAbsent("b", "x");
+        assertThat(region.getIfPresent("b")).isEmpty();
+        assertThat(budget.getWeight()).isZero();
+    }
+}
