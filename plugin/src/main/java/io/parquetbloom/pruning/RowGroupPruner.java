@@ -40,12 +40,13 @@ import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Decides which row groups of a file (within a byte range) may hold matching rows: first by min/max and null-count
- * statistics, then by the bloom filters of the surviving row groups, fetched together (or from the cache). A filter
- * that is missing, unreadable or untrusted keeps its row group; the engine still applies the predicate to the rows.
- * Used by the split manager (whole files, before splits exist) and by the page source (its split's row groups), so
- * both decide alike and both fail open alike: statistics that cannot be read, or filters that cannot be fetched,
- * keep their row groups and are counted; only a footer that cannot be read at all is the caller's problem.
+ * Decides which row groups of a file may hold rows a {@link PruningPlan} accepts: first by min/max and null-count
+ * statistics, then by what this node learned by reading ({@link NoMatchCache}), then by the bloom filters of the
+ * surviving row groups, fetched together (or from the cache). A filter that is missing, unreadable or untrusted keeps
+ * its row group; the engine still applies the predicate to the rows. The one entry point of the split source (whole
+ * files, before splits exist) and of the page source (its split's byte range, or the row groups the coordinator
+ * chose), so both decide alike and both fail open alike: statistics that cannot be read, or filters that cannot be
+ * fetched, keep their row groups and are counted; only a footer that cannot be read at all is the caller's problem.
  */
 public final class RowGroupPruner
 {
