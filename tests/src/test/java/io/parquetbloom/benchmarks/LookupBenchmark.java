@@ -34,6 +34,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
@@ -42,8 +43,9 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
  * {@code ./run bench}: point lookups through one Trino 483 with catalogs over the same objects: ours, and Trino's
  * Hive connector (file metastore, external Parquet tables) with {@code parquet.use-bloom-filter=true} and, as a
  * second peer, with it off. Ours and Hive each sit behind their own counting proxy that adds a fixed latency per
- * request. Workloads run cold (a fresh catalog per run) and warm; rows must match between the catalogs or the run
- * fails.
+ * request. Workloads run cold (a fresh catalog per run), warm (a new key every run) and repeat (the same predicate
+ * again); {@code full_scan} is the absent-key lookup with every pruning path off. Rows must match between the
+ * catalogs or the run fails.
  * <p>
  * Flags: {@code --files N} (64), {@code --row-groups N} (4), {@code --rows-per-row-group N} (25000),
  * {@code --runs N} (10), {@code --latency-ms N} (20), {@code --concurrency-seconds N} (20), {@code --clients N} (16),
@@ -171,51 +173,58 @@ public final class LookupBenchmark
         }
     }
 
+    /**
+     * A lookup whose predicate depends on a key index: a new index gives new keys, so a run with it cannot be answered
+     * by what earlier runs left in any cache. Workloads with a fixed predicate ignore the index.
+     *
+     * @param allPruningOff every pruning path off in the catalog (our bloom filters, statistics and no-match cache;
+     * Hive's bloom filters and statistics): the plain read path
+     */
+    private record Workload(String name, IntFunction<String> template, boolean allPruningOff) {}
+
+    // key indexes of the phases, apart so that no phase meets another's keys
+    private static final int WARM_KEYS = 1_000_000;
+    private static final int REPEAT_KEY = 2_000_000;
+    private static final int WARM_UP_KEY = 3_000_000;
+
     private static List<Result> runWorkloads(DistributedQueryRunner runner, Options options, DemoDataset.Scale scale, CountingProxy ours, CountingProxy hive)
             throws Exception
     {
         long baselineHeap = usedHeapAfterGc();
-        SplittableRandom random = new SplittableRandom(5);
-        String present = (String) runner.execute("SELECT device_id FROM lake.telemetry.events WHERE year = 2025 AND month = 1 LIMIT 1").getOnlyValue();
-        String absent = DemoDataset.deviceId(-1);
-        List<String> in10 = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            in10.add(DemoDataset.deviceId(random.nextInt(scale.devices())));
-            in10.add(DemoDataset.deviceId(-1_000_000L - i));
-        }
+        Keys keys = Keys.of(runner);
         List<String> in2000 = new ArrayList<>();
         for (int i = 0; i < HOT_DEVICES; i++) {
             in2000.add(DemoDataset.hotDeviceId(i));
         }
-        Map<String, String> workloads = ImmutableMap.<String, String>builder()
-                .put("absent_key", "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + absent + "'")
-                .put("present_key", "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + present + "'")
-                .put("in_10", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in10) + ")")
-                .put("in_2000", "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in2000) + ")")
-                .put("join_dynamic_filter", "SELECT count(*) FROM %1$s.telemetry.events e JOIN %1$s.telemetry.keys k ON e.device_id = k.device_id")
-                .put("range_control", "SELECT count(*) FROM %s.telemetry.events WHERE event_timestamp >= TIMESTAMP '2025-03-01 00:00:00' AND event_timestamp < TIMESTAMP '2025-03-08 00:00:00'")
-                .buildOrThrow();
+        List<Workload> workloads = List.of(
+                new Workload("absent_key", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + keys.absent(key) + "'", false),
+                new Workload("present_key", key -> "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + keys.present(key) + "'", false),
+                new Workload("in_10", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(keys.mixed(key, 10)) + ")", false),
+                new Workload("in_2000", _ -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in2000) + ")", false),
+                new Workload("join_dynamic_filter", _ -> "SELECT count(*) FROM %1$s.telemetry.events e JOIN %1$s.telemetry.keys k ON e.device_id = k.device_id", false),
+                new Workload("range_control", _ -> "SELECT count(*) FROM %s.telemetry.events WHERE event_timestamp >= TIMESTAMP '2025-03-01 00:00:00' AND event_timestamp < TIMESTAMP '2025-03-08 00:00:00'", false),
+                new Workload("full_scan", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + keys.absent(key) + "'", true));
 
         List<Result> results = new ArrayList<>();
         int step = 0;
-        Map<String, String> selected = workloads.entrySet().stream()
-                .filter(entry -> options.workloads().map(names -> names.contains(entry.getKey())).orElse(true))
-                .collect(ImmutableMap.toImmutableMap(Map.Entry::getKey, Map.Entry::getValue));
-        int steps = selected.size() * options.catalogs().size() * 2;
-        for (Map.Entry<String, String> workload : selected.entrySet()) {
-            MaterializedResult expected = null;
-            for (String catalog : options.catalogs()) {
-                CountingProxy proxy = catalog.startsWith("hive") ? hive : ours;
-                for (String phase : List.of("cold", "warm")) {
-                    progress("[%d/%d] %s on %s, %s, %d runs".formatted(++step, steps, workload.getKey(), catalog, phase, options.runs()));
-                    Measured measured = measure(runner, catalog, phase, workload.getValue(), options, proxy);
+        List<Workload> selected = workloads.stream()
+                .filter(workload -> options.workloads().map(names -> names.contains(workload.name())).orElse(true))
+                .toList();
+        int steps = selected.size() * options.catalogs().size() * PHASES.size();
+        for (Workload workload : selected) {
+            for (String phase : PHASES) {
+                MaterializedResult expected = null;
+                for (String catalog : options.catalogs()) {
+                    CountingProxy proxy = catalog.startsWith("hive") ? hive : ours;
+                    progress("[%d/%d] %s on %s, %s, %d runs".formatted(++step, steps, workload.name(), catalog, phase, options.runs()));
+                    Measured measured = measure(runner, catalog, phase, workload, options, proxy);
                     if (expected == null) {
                         expected = measured.result();
                     }
                     else if (!sameRows(expected, measured.result())) {
-                        throw new IllegalStateException("%s: %s returned other rows than parquet_bloom:%n%s%nvs%n%s".formatted(workload.getKey(), catalog, measured.result(), expected));
+                        throw new IllegalStateException("%s: %s returned other rows than %s:%n%s%nvs%n%s".formatted(workload.name(), catalog, options.catalogs().getFirst(), measured.result(), expected));
                     }
-                    results.add(new Result(workload.getKey(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
+                    results.add(new Result(workload.name(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
                             percentile(measured.millis(), 50), percentile(measured.millis(), 95), percentile(measured.millis(), 99), measured.result().getRowCount(), 0, measured.filesScheduled()));
                 }
             }
@@ -225,18 +234,84 @@ public final class LookupBenchmark
         List<String> concurrencyCatalogs = options.catalogs().stream().filter(catalog -> !catalog.equals("hive_bloom_off")).toList();
         for (String catalog : options.workloads().map(names -> names.contains("concurrency") ? concurrencyCatalogs : List.<String>of()).orElse(concurrencyCatalogs)) {
             progress("concurrency on %s: %d clients for %d s".formatted(catalog, options.clients(), options.concurrencySeconds()));
-            results.add(concurrency(runner, catalog, options, present, absent));
+            results.add(concurrency(runner, catalog, options, keys));
         }
         return results;
     }
 
+    /**
+     * cold: a fresh catalog per run (empty caches, nothing learned) and new keys; warm: metadata cached by earlier
+     * queries, a new key (or key set) on every run, as when a user types a new device id; repeat: the same predicate
+     * again, so what the no-match cache remembers of earlier answers shows apart from pruning.
+     */
+    private static final List<String> PHASES = List.of("cold", "warm", "repeat");
+
+    /**
+     * The lookup keys, drawn by a seeded generator, the same for every catalog: present ones from the data, absent
+     * ones no device has.
+     */
+    private record Keys(List<String> present)
+    {
+        static Keys of(DistributedQueryRunner runner)
+        {
+            List<String> present = runner.execute("SELECT DISTINCT device_id FROM lake.telemetry.events WHERE year = 2025 AND month = 1 ORDER BY device_id LIMIT 1000")
+                    .getOnlyColumn().map(String.class::cast).toList();
+            return new Keys(present);
+        }
+
+        String present(int index)
+        {
+            return present.get(new SplittableRandom(index).nextInt(present.size()));
+        }
+
+        String absent(int index)
+        {
+            return DemoDataset.deviceId(-1L - index);
+        }
+
+        /**
+         * {@code size} keys, half present, half absent.
+         */
+        List<String> mixed(int index, int size)
+        {
+            SplittableRandom random = new SplittableRandom(index);
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                keys.add(i % 2 == 0 ? present.get(random.nextInt(present.size())) : DemoDataset.deviceId(-10_000_000L - (long) index * size - i));
+            }
+            return keys;
+        }
+
+        /**
+         * A dashboard's stream: 80% present keys, hot ones far more often (Zipf, s = 1.1, over the present keys), and
+         * 20% absent keys never asked before.
+         */
+        String dashboard(SplittableRandom random, int client, int query)
+        {
+            if (random.nextInt(5) == 0) {
+                return absent(4_000_000 + client * 100_000 + query);
+            }
+            double total = 0;
+            for (int rank = 1; rank <= present.size(); rank++) {
+                total += 1 / Math.pow(rank, 1.1);
+            }
+            double draw = random.nextDouble() * total;
+            for (int rank = 1; rank <= present.size(); rank++) {
+                draw -= 1 / Math.pow(rank, 1.1);
+                if (draw <= 0) {
+                    return present.get(rank - 1);
+                }
+            }
+            return present.getLast();
+        }
+    }
 
     /**
      * @param filesScheduled ours only (-1 for Hive): files that became splits, per query (our split source's metrics)
      */
     private record Measured(MaterializedResult result, long gets, long bytes, long lists, List<Double> millis, long filesScheduled) {}
 
-    private static Measured measure(DistributedQueryRunner runner, String catalog, String phase, String template, Options options, CountingProxy proxy)
+    private static Measured measure(DistributedQueryRunner runner, String catalog, String phase, Workload workload, Options options, CountingProxy proxy)
             throws IOException
     {
         List<Double> millis = new ArrayList<>();
@@ -246,8 +321,12 @@ public final class LookupBenchmark
         long lists = 0;
         long filesScheduled = 0;
         String warmName = catalogName(catalog);
-        if (phase.equals("warm")) {
-            runner.execute(template.formatted(warmName));
+        if (!phase.equals("cold")) {
+            // metadata warm, with a key no run uses; repeat: its one predicate asked once before the runs
+            runner.execute(session(runner, catalog, warmName, workload), workload.template().apply(WARM_UP_KEY).formatted(warmName));
+            if (phase.equals("repeat")) {
+                runner.execute(session(runner, catalog, warmName, workload), workload.template().apply(REPEAT_KEY).formatted(warmName));
+            }
         }
         for (int run = 0; run < options.runs(); run++) {
             String name = warmName;
@@ -255,9 +334,14 @@ public final class LookupBenchmark
                 name = "%s_cold_%d".formatted(warmName, System.nanoTime() % 1_000_000_000L);
                 runner.createCatalog(name, catalog.startsWith("hive") ? "hive" : "parquet_bloom", catalog.startsWith("hive") ? hiveProperties(proxy, !catalog.equals("hive_bloom_off")) : oursProperties(proxy));
             }
+            int key = switch (phase) {
+                case "cold" -> run;
+                case "warm" -> WARM_KEYS + run;
+                default -> REPEAT_KEY;
+            };
             proxy.reset();
             long start = System.nanoTime();
-            var executed = runner.executeWithPlan(runner.getDefaultSession(), template.formatted(name));
+            var executed = runner.executeWithPlan(session(runner, catalog, name, workload), workload.template().apply(key).formatted(name));
             millis.add((System.nanoTime() - start) / 1e6);
             result = executed.result();
             if (!catalog.startsWith("hive")) {
@@ -275,7 +359,34 @@ public final class LookupBenchmark
         return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis, catalog.startsWith("hive") ? -1 : filesScheduled / options.runs());
     }
 
-    private static Result concurrency(DistributedQueryRunner runner, String catalog, Options options, String present, String absent)
+    /**
+     * The session a workload runs with in {@code trinoCatalog}: for {@code full_scan}, every pruning path of that
+     * catalog off.
+     */
+    private static Session session(DistributedQueryRunner runner, String catalog, String trinoCatalog, Workload workload)
+    {
+        Session session = runner.getDefaultSession();
+        if (!workload.allPruningOff()) {
+            return session;
+        }
+        if (catalog.startsWith("hive")) {
+            return Session.builder(session)
+                    .setCatalogSessionProperty(trinoCatalog, "parquet_use_bloom_filter", "false")
+                    .setCatalogSessionProperty(trinoCatalog, "parquet_ignore_statistics", "true")
+                    .build();
+        }
+        return Session.builder(session)
+                .setCatalogSessionProperty(trinoCatalog, "bloom_filter_enabled", "false")
+                .setCatalogSessionProperty(trinoCatalog, "statistics_pruning_enabled", "false")
+                .setCatalogSessionProperty(trinoCatalog, "no_match_cache_enabled", "false")
+                .build();
+    }
+
+    /**
+     * Clients sending dashboard lookups ({@link Keys#dashboard}) for a fixed time; client {@code i} draws the same
+     * stream whatever the catalog.
+     */
+    private static Result concurrency(DistributedQueryRunner runner, String catalog, Options options, Keys keys)
             throws InterruptedException
     {
         String name = catalogName(catalog);
@@ -283,11 +394,11 @@ public final class LookupBenchmark
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.concurrencySeconds());
         ExecutorService clients = Executors.newFixedThreadPool(options.clients());
         for (int client = 0; client < options.clients(); client++) {
-            int seed = client;
+            int id = client;
             clients.execute(() -> {
-                SplittableRandom random = new SplittableRandom(seed);
-                while (System.nanoTime() < deadline) {
-                    String key = random.nextBoolean() ? present : absent;
+                SplittableRandom random = new SplittableRandom(id);
+                for (int query = 0; System.nanoTime() < deadline; query++) {
+                    String key = keys.dashboard(random, id, query);
                     long start = System.nanoTime();
                     runner.execute("SELECT count(*) FROM %s.telemetry.events WHERE device_id = '%s'".formatted(name, key));
                     latencies.add((System.nanoTime() - start) / 1e6);

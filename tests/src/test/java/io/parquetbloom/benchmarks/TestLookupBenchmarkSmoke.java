@@ -21,17 +21,24 @@ final class TestLookupBenchmarkSmoke
         LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke"});
         List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
         Set<String> workloads = results.stream().map(LookupBenchmark.Result::workload).collect(Collectors.toSet());
-        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "join_dynamic_filter", "range_control", "concurrency");
-        // 6 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm, and concurrency for ours and Hive
-        assertThat(results).hasSize(6 * 3 * 2 + 2);
-        // warm absent key: the coordinator's cache answers, no object is read
-        LookupBenchmark.Result warmAbsent = results.stream()
-                .filter(result -> result.workload().equals("absent_key") && result.catalog().equals("parquet_bloom") && result.phase().equals("warm"))
+        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "join_dynamic_filter", "range_control", "full_scan", "concurrency");
+        // 7 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, and concurrency for ours and Hive
+        assertThat(results).hasSize(7 * 3 * 3 + 2);
+        // the same absent key again: the coordinator's cache answers (filters, and no-match facts for any false
+        // positive of the first run), no object is read and no file is scheduled
+        LookupBenchmark.Result repeatAbsent = result(results, "absent_key", "repeat");
+        assertThat(repeatAbsent.gets()).isZero();
+        assertThat(repeatAbsent.filesScheduled()).isZero();
+        // with every pruning path off, every file is scheduled whatever the phase
+        assertThat(result(results, "full_scan", "warm").filesScheduled()).isEqualTo(result(results, "full_scan", "cold").filesScheduled()).isPositive();
+        assertThat(LookupBenchmark.markdown(results)).contains("| absent_key | warm |", "| absent_key | repeat |", "| full_scan | cold |");
+        assertThat(LookupBenchmark.json(options, results)).contains("\"workload\": \"in_2000\"", "\"catalog\": \"hive\"", "\"catalog\": \"hive_bloom_off\"", "\"phase\": \"cold\"", "\"phase\": \"repeat\"");
+    }
+
+    private static LookupBenchmark.Result result(List<LookupBenchmark.Result> results, String workload, String phase)
+    {
+        return results.stream()
+                .filter(result -> result.workload().equals(workload) && result.catalog().equals("parquet_bloom") && result.phase().equals(phase))
                 .findFirst().orElseThrow();
-        assertThat(warmAbsent.gets()).isZero();
-        // and the coordinator pruned every file before splitting
-        assertThat(warmAbsent.filesScheduled()).isZero();
-        assertThat(LookupBenchmark.markdown(results)).contains("| absent_key | warm |");
-        assertThat(LookupBenchmark.json(options, results)).contains("\"workload\": \"in_2000\"", "\"catalog\": \"hive\"", "\"catalog\": \"hive_bloom_off\"", "\"phase\": \"cold\"");
     }
 }
