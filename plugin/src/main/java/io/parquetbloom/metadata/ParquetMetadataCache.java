@@ -96,7 +96,8 @@ public class ParquetMetadataCache
             }
         }
 
-        public String kind()
+        @Override
+        public String toString()
         {
             return kind;
         }

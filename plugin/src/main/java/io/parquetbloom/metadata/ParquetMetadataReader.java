@@ -3,6 +3,7 @@ package io.parquetbloom.metadata;
 import com.google.inject.Inject;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.parquet.format.ColumnChunk;
@@ -96,7 +97,7 @@ public class ParquetMetadataReader
             return Map.of();
         }
         // all in the tail: no GET
-        return BloomFilterLoader.load(store, file, keys, new ReadStats().requests()).results();
+        return BloomFilterLoader.load(store, file, keys, new S3RequestStats()).results();
     }
 
     /**
