@@ -61,6 +61,7 @@ public class ParquetBloomModule
         binder.bind(RowGroupPruner.class).in(Scopes.SINGLETON);
 
         closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomMetadata.class));
+        closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomColumnReads.class));
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
@@ -74,5 +75,13 @@ public class ParquetBloomModule
     public static ExecutorService createMetadataExecutor()
     {
         return newCachedThreadPool(daemonThreadsNamed("parquet-bloom-metadata-%s"));
+    }
+
+    @Provides
+    @Singleton
+    @ForParquetBloomColumnReads
+    public static ExecutorService createColumnReadExecutor()
+    {
+        return newCachedThreadPool(daemonThreadsNamed("parquet-bloom-read-%s"));
     }
 }

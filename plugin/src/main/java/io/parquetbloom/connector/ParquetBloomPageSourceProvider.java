@@ -16,6 +16,7 @@ import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.pruning.RowGroupScope;
 import io.parquetbloom.pruning.RowGroupSelection;
+import io.parquetbloom.s3.ColumnChunkLayout;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -23,10 +24,13 @@ import io.parquetbloom.s3.S3ParquetDataSource;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.Column;
+import io.trino.parquet.DiskRange;
+import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.Field;
 import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.PrunedBlockMetadata;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
@@ -53,11 +57,15 @@ import org.joda.time.DateTimeZone;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
@@ -84,10 +92,18 @@ public class ParquetBloomPageSourceProvider
     private final FileColumnResolver resolver;
     private final RowGroupPruner pruner;
     private final ParquetReaderOptions readerOptions;
+    private final Executor columnReadExecutor;
 
     @Inject
-    public ParquetBloomPageSourceProvider(S3ObjectStore store, ParquetMetadataReader metadataReader, NoMatchCache noMatchCache, FileColumnResolver resolver, RowGroupPruner pruner)
+    public ParquetBloomPageSourceProvider(
+            S3ObjectStore store,
+            ParquetMetadataReader metadataReader,
+            NoMatchCache noMatchCache,
+            FileColumnResolver resolver,
+            RowGroupPruner pruner,
+            @ForParquetBloomColumnReads ExecutorService columnReadExecutor)
     {
+        this.columnReadExecutor = requireNonNull(columnReadExecutor, "columnReadExecutor is null");
         this.store = requireNonNull(store, "store is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.noMatchCache = requireNonNull(noMatchCache, "noMatchCache is null");
@@ -201,7 +217,8 @@ public class ParquetBloomPageSourceProvider
             noMatchRecorder = Optional.of(new NoMatchRecorder(noMatchCache, FileKey.of(object), readRowGroups, trackedColumns, pruningStats));
         }
 
-        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions);
+        ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, readerColumns, filterFields(columns, fields, domains));
+        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor);
         ParquetReader reader;
         try {
             reader = new ParquetReader(
@@ -227,6 +244,58 @@ public class ParquetBloomPageSourceProvider
             throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot open Parquet file %s: %s".formatted(split.path(), e.getMessage()), e);
         }
         return new ParquetBloomPageSource(split.path(), Optional.of(reader), readRowGroups, conversions, noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, readStats);
+    }
+
+    /**
+     * The projected top-level fields of the file that the query filters on (its constraint and dynamic filters).
+     */
+    private static Set<String> filterFields(List<ParquetBloomColumnHandle> columns, Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields, Map<String, Domain> domains)
+    {
+        Set<String> names = new HashSet<>();
+        for (ParquetBloomColumnHandle column : columns) {
+            org.apache.parquet.schema.Type field = fields.get(column);
+            if (field != null && domains.containsKey(column.name())) {
+                names.add(field.getName());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The byte ranges the reader will plan for each row group read (the same chunk metadata it uses), and which of them
+     * hold filter columns: those are fetched first, the rest of a row group only when one of its rows is wanted.
+     */
+    private static ColumnChunkLayout columnChunkLayout(List<RowGroupInfo> rowGroups, Map<List<String>, ColumnDescriptor> descriptorsByPath, List<Column> readerColumns, Set<String> filterFields)
+    {
+        if (filterFields.isEmpty()) {
+            return ColumnChunkLayout.unfiltered();
+        }
+        Set<String> readFields = new HashSet<>();
+        readerColumns.forEach(column -> readFields.add(column.name()));
+        Set<DiskRange> filterChunks = new HashSet<>();
+        Map<DiskRange, Integer> rowGroupOfChunk = new HashMap<>();
+        for (int rowGroup = 0; rowGroup < rowGroups.size(); rowGroup++) {
+            PrunedBlockMetadata block = rowGroups.get(rowGroup).prunedBlockMetadata();
+            for (Map.Entry<List<String>, ColumnDescriptor> entry : descriptorsByPath.entrySet()) {
+                if (!readFields.contains(entry.getKey().getFirst())) {
+                    continue;
+                }
+                ColumnChunkMetadata chunk;
+                try {
+                    chunk = block.getColumnChunkMetaData(entry.getValue());
+                }
+                catch (ParquetCorruptionException e) {
+                    // the reader reports it, naming the file, when it gets there
+                    return ColumnChunkLayout.unfiltered();
+                }
+                DiskRange range = new DiskRange(chunk.getStartingPos(), chunk.getTotalSize());
+                rowGroupOfChunk.put(range, rowGroup);
+                if (filterFields.contains(entry.getKey().getFirst())) {
+                    filterChunks.add(range);
+                }
+            }
+        }
+        return new ColumnChunkLayout(filterChunks, rowGroupOfChunk);
     }
 
     /**

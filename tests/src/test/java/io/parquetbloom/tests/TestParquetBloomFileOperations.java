@@ -17,7 +17,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,6 +30,7 @@ import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.COLUMN_C
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.FILTERS;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.LIST;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.TAIL;
+import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -41,6 +45,7 @@ final class TestParquetBloomFileOperations
     private static final String ABSENT = new UUID(0x8123456789abcdefL, 42).toString();
     private static final String ABSENT_TOO = new UUID(0x8023456789abcdefL, 43).toString();
 
+    private static final int ROW_GROUPS = TestingLake.ROW_GROUPS_PER_FILE;
     private static final String EU_0 = "region=eu/part-00000.parquet";
     private static final String EU_1 = "region=eu/part-00001.parquet";
     private static final String US_2 = "region=us/part-00002.parquet";
@@ -58,7 +63,23 @@ final class TestParquetBloomFileOperations
 
     record FileOperation(Kind kind, String target) {}
 
-    private record Layout(long size, long firstFilter) {}
+    private record Layout(long size, long firstFilter, List<Chunk> chunks)
+    {
+        /**
+         * The columns whose chunks a byte range covers, sorted by name, e.g. "device_id" or "reading,seq".
+         */
+        String columnsIn(long start, long end)
+        {
+            return chunks.stream()
+                    .filter(chunk -> chunk.start() <= end && chunk.end() > start)
+                    .map(Chunk::column)
+                    .distinct()
+                    .sorted()
+                    .collect(joining(","));
+        }
+    }
+
+    private record Chunk(String column, long start, long end) {}
 
     private final TestingLake lake = new TestingLake();
     private final Map<String, Layout> layouts = new HashMap<>();
@@ -112,15 +133,18 @@ final class TestParquetBloomFileOperations
                         .addAll(TABLE_LOOKUP)
                         // coordinator: every footer with its filters; the key is in row groups of files 0 and 3
                         .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
-                        // worker: those two files' footers, then their surviving row groups' three columns, merged
+                        // worker: those two files' footers, then per surviving row group (two of file 0, one of file 3)
+                        // the key column's chunk, and the other two columns only because a row matched
                         .add(tail(EU_0), tail(US_3))
-                        .add(columnChunks(EU_0), columnChunks(US_3))
+                        .add(columnChunks(EU_0, "device_id"), columnChunks(EU_0, "device_id"), columnChunks(US_3, "device_id"))
+                        .add(columnChunks(EU_0, "reading,seq"), columnChunks(EU_0, "reading,seq"), columnChunks(US_3, "reading,seq"))
                         .build());
         // again: the worker has the footers now, and reads the same column chunks
         assertFileOperations(catalog, "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId()),
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
-                        .add(columnChunks(EU_0), columnChunks(US_3))
+                        .add(columnChunks(EU_0, "device_id"), columnChunks(EU_0, "device_id"), columnChunks(US_3, "device_id"))
+                        .add(columnChunks(EU_0, "reading,seq"), columnChunks(EU_0, "reading,seq"), columnChunks(US_3, "reading,seq"))
                         .build());
     }
 
@@ -158,8 +182,42 @@ final class TestParquetBloomFileOperations
                         // the coordinator reads only the schema; every file becomes a split
                         .add(tail(EU_0))
                         .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
-                        .add(columnChunks(EU_0), columnChunks(EU_1), columnChunks(US_2), columnChunks(US_3))
+                        // every row group's key column chunk, a GET each (fetched ahead, in parallel); no row matches,
+                        // so no other column is read
+                        .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(EU_0, "device_id")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(EU_1, "device_id")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(US_2, "device_id")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(US_3, "device_id")))
                         .build());
+    }
+
+    @Test
+    void rowGroupWithoutMatchReadsOnlyItsKeyColumn()
+    {
+        // with pruning off every row group is read, as a false positive of the filters would be: its key column is
+        // fetched, and its other projected columns are not, because no row of it matched
+        String catalog = coldCatalog();
+        Session off = Session.builder(ParquetBloomQueryRunner.allPruningOff(getSession(), catalog)).setCatalog(catalog).setSchema("telemetry").build();
+        String sql = "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(ABSENT);
+        proxy.reset();
+        var result = getDistributedQueryRunner().executeWithPlan(off, sql);
+        assertThat(result.result().getRowCount()).isZero();
+        Multiset<FileOperation> chunkReads = proxy.requests().stream()
+                .map(this::classify)
+                .filter(operation -> operation.kind() == COLUMN_CHUNKS)
+                .collect(toImmutableMultiset());
+        assertThat(chunkReads).containsExactlyInAnyOrderElementsOf(ImmutableMultiset.<FileOperation>builder()
+                .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(EU_0, "device_id")))
+                .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(EU_1, "device_id")))
+                .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(US_2, "device_id")))
+                .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(US_3, "device_id")))
+                .build());
+        long otherColumnsBytes = layouts.values().stream()
+                .flatMap(layout -> layout.chunks().stream())
+                .filter(chunk -> chunk.column().equals("seq") || chunk.column().equals("reading"))
+                .mapToLong(chunk -> chunk.end() - chunk.start())
+                .sum();
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), result.queryId()).get("columnChunkBytesSkipped")).isEqualTo(otherColumnsBytes);
     }
 
     private static FileOperation tail(String file)
@@ -167,9 +225,12 @@ final class TestParquetBloomFileOperations
         return new FileOperation(TAIL, "telemetry/events/" + file);
     }
 
-    private static FileOperation columnChunks(String file)
+    /**
+     * One GET of column chunks of a file, covering exactly these columns (sorted, comma-separated).
+     */
+    private static FileOperation columnChunks(String file, String columns)
     {
-        return new FileOperation(COLUMN_CHUNKS, "telemetry/events/" + file);
+        return new FileOperation(COLUMN_CHUNKS, "telemetry/events/" + file + " " + columns);
     }
 
     private String coldCatalog()
@@ -210,21 +271,26 @@ final class TestParquetBloomFileOperations
         if (end == layout.size() - 1) {
             return new FileOperation(TAIL, target);
         }
-        return new FileOperation(start >= layout.firstFilter() ? FILTERS : COLUMN_CHUNKS, target);
+        if (start >= layout.firstFilter()) {
+            return new FileOperation(FILTERS, target);
+        }
+        return new FileOperation(COLUMN_CHUNKS, target + " " + layout.columnsIn(start, end));
     }
 
     private static Layout layout(Path file)
     {
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
             long firstFilter = Long.MAX_VALUE;
+            List<Chunk> chunks = new ArrayList<>();
             for (BlockMetaData block : reader.getFooter().getBlocks()) {
                 for (ColumnChunkMetaData column : block.getColumns()) {
+                    chunks.add(new Chunk(column.getPath().toDotString(), column.getStartingPos(), column.getStartingPos() + column.getTotalSize()));
                     if (column.getBloomFilterOffset() >= 0) {
                         firstFilter = Math.min(firstFilter, column.getBloomFilterOffset());
                     }
                 }
             }
-            return new Layout(Files.size(file), firstFilter);
+            return new Layout(Files.size(file), firstFilter, chunks);
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
