@@ -27,9 +27,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import java.util.concurrent.ExecutorService;
 
 import static io.airlift.bootstrap.ClosingBinder.closingBinder;
-import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static io.airlift.configuration.ConfigBinder.configBinder;
-import static java.util.concurrent.Executors.newCachedThreadPool;
+import static java.util.concurrent.Executors.newThreadPerTaskExecutor;
 import static org.weakref.jmx.guice.ExportBinder.newExporter;
 
 public class ParquetBloomModule
@@ -74,7 +73,7 @@ public class ParquetBloomModule
     @ForParquetBloomMetadata
     public static ExecutorService createMetadataExecutor()
     {
-        return newCachedThreadPool(daemonThreadsNamed("parquet-bloom-metadata-%s"));
+        return newThreadPerTaskExecutor(Thread.ofVirtual().name("parquet-bloom-metadata-", 0).factory());
     }
 
     @Provides
@@ -82,6 +81,6 @@ public class ParquetBloomModule
     @ForParquetBloomColumnReads
     public static ExecutorService createColumnReadExecutor()
     {
-        return newCachedThreadPool(daemonThreadsNamed("parquet-bloom-read-%s"));
+        return newThreadPerTaskExecutor(Thread.ofVirtual().name("parquet-bloom-read-", 0).factory());
     }
 }

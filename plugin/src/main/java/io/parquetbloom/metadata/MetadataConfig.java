@@ -19,7 +19,7 @@ public class MetadataConfig
 {
     private DataSize footerReadSize = DataSize.of(64, KILOBYTE);
     private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
-    private int metadataConcurrency = 16;
+    private int metadataConcurrency = 128;
 
     @NotNull
     @MinDataSize("8B")
@@ -52,7 +52,7 @@ public class MetadataConfig
     }
 
     @Min(1)
-    @Max(256)
+    @Max(1024)
     public int getMetadataConcurrency()
     {
         return metadataConcurrency;

@@ -79,44 +79,69 @@ public class S3ObjectStore
     }
 
     /**
-     * Every object below {@code prefix}, recursively.
+     * The objects directly in a folder and its subfolders (as prefixes), from a listing with a delimiter.
      */
-    public List<S3ObjectInfo> listObjects(S3Location prefix, S3RequestStats stats)
+    public record FolderListing(List<S3ObjectInfo> objects, List<S3Location> subfolders) {}
+
+    public FolderListing listFolder(S3Location prefix, S3RequestStats stats)
     {
         S3Location folder = prefix.asPrefix();
         ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
-        list(folder, false, stats, response -> {
+        ImmutableList.Builder<S3Location> subfolders = ImmutableList.builder();
+        list(folder, true, stats, response -> {
             for (S3Object object : response.contents()) {
                 objects.add(new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())));
             }
+            for (CommonPrefix common : response.commonPrefixes()) {
+                subfolders.add(new S3Location(folder.bucket(), common.prefix()));
+            }
         });
-        return objects.build();
+        return new FolderListing(objects.build(), subfolders.build());
+    }
+
+    /**
+     * The objects below {@code prefix}, recursively, when one listing page holds them all; empty when there are more.
+     */
+    public Optional<List<S3ObjectInfo>> listObjectsInOnePage(S3Location prefix, S3RequestStats stats)
+    {
+        S3Location folder = prefix.asPrefix();
+        ListObjectsV2Response response = listPage(folder, false, null, stats);
+        if (Boolean.TRUE.equals(response.isTruncated())) {
+            return Optional.empty();
+        }
+        return Optional.of(response.contents().stream()
+                .map(object -> new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())))
+                .collect(ImmutableList.toImmutableList()));
     }
 
     private void list(S3Location folder, boolean delimited, S3RequestStats stats, Consumer<ListObjectsV2Response> pageConsumer)
     {
         String continuationToken = null;
         do {
-            ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
-                    .bucket(folder.bucket())
-                    .prefix(folder.key())
-                    .continuationToken(continuationToken)
-                    .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats)));
-            if (delimited) {
-                request.delimiter("/");
-            }
-            ListObjectsV2Response response;
-            try {
-                stats.recordList();
-                response = client.listObjectsV2(request.build());
-            }
-            catch (SdkException e) {
-                throw translate("list", folder, e);
-            }
+            ListObjectsV2Response response = listPage(folder, delimited, continuationToken, stats);
             pageConsumer.accept(response);
             continuationToken = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
         }
         while (continuationToken != null);
+    }
+
+    private ListObjectsV2Response listPage(S3Location folder, boolean delimited, String continuationToken, S3RequestStats stats)
+    {
+        ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
+                .bucket(folder.bucket())
+                .prefix(folder.key())
+                .continuationToken(continuationToken)
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats)));
+        if (delimited) {
+            request.delimiter("/");
+        }
+        try {
+            stats.recordList();
+            return client.listObjectsV2(request.build());
+        }
+        catch (SdkException e) {
+            throw translate("list", folder, e);
+        }
     }
 
     /**

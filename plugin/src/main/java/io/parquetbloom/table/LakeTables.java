@@ -4,6 +4,7 @@ import com.google.common.cache.Cache;
 import com.google.common.collect.ImmutableList;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import com.google.inject.Inject;
+import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -14,12 +15,18 @@ import io.trino.spi.connector.SchemaTableName;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -38,6 +45,9 @@ import static java.util.stream.Collectors.joining;
  */
 public class LakeTables
 {
+    // folders listed at the same time when a table has more objects than one listing page holds
+    private static final int PARALLEL_FOLDER_LISTINGS = 32;
+
     private final S3ObjectStore store;
     private final S3Location root;
     private final Optional<Cache<SchemaTableName, Optional<LakeTable>>> listings;
@@ -126,7 +136,7 @@ public class LakeTables
     private LakeTable listTable(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
         S3Location prefix = folder.asPrefix();
-        List<S3ObjectInfo> objects = store.listObjects(prefix, stats);
+        List<S3ObjectInfo> objects = listTableObjects(prefix, stats);
 
         List<String> partitionKeys = null;
         String firstFile = null;
@@ -172,6 +182,53 @@ public class LakeTables
             partitionColumns.add(new PartitionColumn(partitionKeys.get(i), PartitionValues.inferType(values)));
         }
         return new LakeTable(name, prefix, files, partitionColumns);
+    }
+
+    /**
+     * Every object of a table. One listing page answers a table of up to 1,000 objects; a larger one is listed folder by
+     * folder, the folders of a level side by side, so that a table of many partitions is listed in a few round trips
+     * rather than one page after another. Hidden folders are not entered.
+     */
+    private List<S3ObjectInfo> listTableObjects(S3Location prefix, S3RequestStats stats)
+    {
+        Optional<List<S3ObjectInfo>> onePage = store.listObjectsInOnePage(prefix, stats);
+        if (onePage.isPresent()) {
+            return onePage.get();
+        }
+        List<S3ObjectInfo> objects = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Executor executor = new BoundedExecutor(threads, PARALLEL_FOLDER_LISTINGS);
+            List<S3Location> level = List.of(prefix);
+            while (!level.isEmpty()) {
+                List<CompletableFuture<S3ObjectStore.FolderListing>> listings = level.stream()
+                        .map(folder -> CompletableFuture.supplyAsync(() -> store.listFolder(folder, stats), executor))
+                        .toList();
+                List<S3Location> next = new ArrayList<>();
+                for (CompletableFuture<S3ObjectStore.FolderListing> listing : listings) {
+                    S3ObjectStore.FolderListing folder;
+                    try {
+                        folder = listing.join();
+                    }
+                    catch (CompletionException e) {
+                        throwIfUnchecked(e.getCause());
+                        throw new RuntimeException(e.getCause());
+                    }
+                    objects.addAll(folder.objects());
+                    folder.subfolders().stream()
+                            .filter(subfolder -> !isHidden(lastSegment(subfolder)))
+                            .forEach(next::add);
+                }
+                level = next;
+            }
+        }
+        objects.sort(Comparator.comparing(object -> object.location().key()));
+        return objects;
+    }
+
+    private static String lastSegment(S3Location folder)
+    {
+        String key = folder.key().endsWith("/") ? folder.key().substring(0, folder.key().length() - 1) : folder.key();
+        return key.substring(key.lastIndexOf('/') + 1);
     }
 
     /**

@@ -19,17 +19,17 @@ final class TestMetadataConfig
         assertRecordedDefaults(recordDefaults(MetadataConfig.class)
                 .setFooterReadSize(DataSize.of(64, KILOBYTE))
                 .setMetadataCacheMaxSize(DataSize.of(256, MEGABYTE))
-                .setMetadataConcurrency(16));
+                .setMetadataConcurrency(128));
     }
 
     @Test
     void explicitPropertyMappings()
     {
         assertFullMapping(
-                Map.of("footer.read-size", "1MB", "metadata-cache.max-size", "32MB", "metadata.concurrency", "64"),
+                Map.of("footer.read-size", "1MB", "metadata-cache.max-size", "32MB", "metadata.concurrency", "32"),
                 new MetadataConfig()
                         .setFooterReadSize(DataSize.of(1, MEGABYTE))
                         .setMetadataCacheMaxSize(DataSize.of(32, MEGABYTE))
-                        .setMetadataConcurrency(64));
+                        .setMetadataConcurrency(32));
     }
 }

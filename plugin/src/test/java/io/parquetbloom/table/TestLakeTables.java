@@ -1,11 +1,13 @@
 package io.parquetbloom.table;
 
+import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.testing.InMemoryLake;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -56,6 +58,33 @@ final class TestLakeTables
         assertThat(tables.findTable(new SchemaTableName("telemetry", "devices"), lookup)).isPresent();
         assertThat(lookup.listRequests()).isEqualTo(2);
         assertThat(tables.findTable(new SchemaTableName("telemetry", "missing"), stats)).isEmpty();
+    }
+
+    @Test
+    void tableLargerThanOneListingPageIsListedFolderByFolder()
+    {
+        InMemoryLake store = new InMemoryLake("lake").withPageSize(10);
+        List<String> keys = new ArrayList<>();
+        for (int year = 2024; year <= 2025; year++) {
+            for (int month = 1; month <= 12; month++) {
+                for (int file = 0; file < 3; file++) {
+                    keys.add("warehouse/telemetry/events/year=%d/month=%d/part-%d.parquet".formatted(year, month, file));
+                }
+            }
+        }
+        keys.add("warehouse/telemetry/events/_temporary/year=2024/month=1/part-9.parquet");
+        keys.forEach(store::put);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        SchemaTableName name = new SchemaTableName("telemetry", "events");
+        S3Location location = tables.findTable(name, new S3RequestStats()).orElseThrow();
+
+        S3RequestStats listing = new S3RequestStats();
+        LakeTable table = tables.getTable(name, location, listing);
+        assertThat(table.files()).extracting(file -> file.object().location().key())
+                .containsExactlyElementsOf(keys.stream().filter(key -> key.contains("/year=") && !key.contains("_temporary")).sorted().toList());
+        // the first page says "more", then the table folder (2 year folders), the 2 year folders (12 month folders
+        // each: 2 pages), the 24 month folders; never the hidden one
+        assertThat(listing.listRequests()).isEqualTo(1 + 1 + 2 * 2 + 24);
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -25,6 +26,7 @@ public final class InMemoryLake
 {
     private final String bucket;
     private final Map<String, Long> objects = new TreeMap<>();
+    private int pageSize = 1000;
 
     public InMemoryLake(String bucket)
     {
@@ -43,6 +45,57 @@ public final class InMemoryLake
         return this;
     }
 
+    /**
+     * Entries per listing page (S3: 1,000).
+     */
+    public InMemoryLake withPageSize(int pageSize)
+    {
+        this.pageSize = pageSize;
+        return this;
+    }
+
+    @Override
+    public Optional<List<S3ObjectInfo>> listObjectsInOnePage(S3Location prefix, S3RequestStats stats)
+    {
+        stats.recordList();
+        List<S3ObjectInfo> listed = below(prefix.asPrefix().key());
+        return listed.size() > pageSize ? Optional.empty() : Optional.of(listed);
+    }
+
+    @Override
+    public FolderListing listFolder(S3Location prefix, S3RequestStats stats)
+    {
+        String folder = prefix.asPrefix().key();
+        List<S3ObjectInfo> direct = new ArrayList<>();
+        Set<String> subfolders = new LinkedHashSet<>();
+        for (S3ObjectInfo object : below(folder)) {
+            String key = object.location().key();
+            int slash = key.indexOf('/', folder.length());
+            if (slash < 0) {
+                direct.add(object);
+            }
+            else {
+                subfolders.add(key.substring(0, slash + 1));
+            }
+        }
+        int entries = direct.size() + subfolders.size();
+        for (int page = 0; page == 0 || page * pageSize < entries; page++) {
+            stats.recordList();
+        }
+        return new FolderListing(direct, subfolders.stream().map(key -> new S3Location(bucket, key)).toList());
+    }
+
+    private List<S3ObjectInfo> below(String folder)
+    {
+        List<S3ObjectInfo> listed = new ArrayList<>();
+        objects.forEach((key, size) -> {
+            if (key.startsWith(folder)) {
+                listed.add(new S3ObjectInfo(new S3Location(bucket, key), size, "etag-" + key.hashCode()));
+            }
+        });
+        return listed;
+    }
+
     @Override
     public List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
     {
@@ -55,19 +108,5 @@ public final class InMemoryLake
             }
         }
         return List.copyOf(children);
-    }
-
-    @Override
-    public List<S3ObjectInfo> listObjects(S3Location prefix, S3RequestStats stats)
-    {
-        stats.recordList();
-        String folder = prefix.asPrefix().key();
-        List<S3ObjectInfo> listed = new ArrayList<>();
-        objects.forEach((key, size) -> {
-            if (key.startsWith(folder)) {
-                listed.add(new S3ObjectInfo(new S3Location(bucket, key), size, "etag-" + key.hashCode()));
-            }
-        });
-        return listed;
     }
 }

@@ -11,6 +11,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 
@@ -25,6 +27,7 @@ public final class InMemoryObjectStore
 {
     private final byte[] bytes;
     private final LongPredicate failing;
+    private final List<String> reads = new CopyOnWriteArrayList<>();
     private final AtomicLong gets = new AtomicLong();
 
     public InMemoryObjectStore(byte[] bytes)
@@ -52,6 +55,14 @@ public final class InMemoryObjectStore
         return gets.get();
     }
 
+    /**
+     * The byte ranges read, as "offset+length", in the order they were asked for.
+     */
+    public List<String> reads()
+    {
+        return List.copyOf(reads);
+    }
+
     public S3ObjectInfo object()
     {
         return new S3ObjectInfo(new S3Location("bucket", "table/file.parquet"), bytes.length, "etag-1");
@@ -62,6 +73,7 @@ public final class InMemoryObjectStore
     {
         stats.recordGet(length);
         gets.incrementAndGet();
+        reads.add(position + "+" + length);
         if (failing.test(position)) {
             throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Cannot read %s: S3 answered 503 SlowDown".formatted(object.location()));
         }
