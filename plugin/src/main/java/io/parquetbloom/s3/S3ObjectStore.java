@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -28,6 +29,7 @@ import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_NOT_FOUND;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ACCESS_DENIED;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -100,36 +102,72 @@ public class S3ObjectStore
     }
 
     /**
-     * The objects below {@code prefix}, recursively, when one listing page holds them all; empty when there are more.
+     * The first page of a recursive listing of {@code prefix}, and whether more objects follow it.
      */
-    public Optional<List<S3ObjectInfo>> listObjectsInOnePage(S3Location prefix, S3RequestStats stats)
+    public record ListingPage(List<S3ObjectInfo> objects, boolean truncated) {}
+
+    public ListingPage listFirstPage(S3Location prefix, S3RequestStats stats)
     {
         S3Location folder = prefix.asPrefix();
-        ListObjectsV2Response response = listPage(folder, false, null, stats);
-        if (Boolean.TRUE.equals(response.isTruncated())) {
-            return Optional.empty();
+        ListObjectsV2Response response = listPage(folder, false, null, null, stats);
+        return new ListingPage(objectsOf(folder, response), Boolean.TRUE.equals(response.isTruncated()));
+    }
+
+    /**
+     * The objects below {@code prefix}, recursively, whose keys come after {@code startAfter} and not after
+     * {@code lastKey}, in S3's key order (UTF-8 bytes). Disjoint key ranges can be listed side by side.
+     */
+    public List<S3ObjectInfo> listObjectsBetween(S3Location prefix, Optional<String> startAfter, Optional<String> lastKey, S3RequestStats stats)
+    {
+        S3Location folder = prefix.asPrefix();
+        ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+        String continuationToken = null;
+        do {
+            ListObjectsV2Response response = listPage(folder, false, continuationToken == null ? startAfter.orElse(null) : null, continuationToken, stats);
+            for (S3ObjectInfo object : objectsOf(folder, response)) {
+                if (lastKey.isPresent() && compareKeys(object.location().key(), lastKey.get()) > 0) {
+                    return objects.build();
+                }
+                objects.add(object);
+            }
+            continuationToken = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
         }
-        return Optional.of(response.contents().stream()
+        while (continuationToken != null);
+        return objects.build();
+    }
+
+    /**
+     * Orders keys as S3 lists them: by their UTF-8 bytes, unsigned.
+     */
+    public static int compareKeys(String left, String right)
+    {
+        return Arrays.compareUnsigned(left.getBytes(UTF_8), right.getBytes(UTF_8));
+    }
+
+    private static List<S3ObjectInfo> objectsOf(S3Location folder, ListObjectsV2Response response)
+    {
+        return response.contents().stream()
                 .map(object -> new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())))
-                .collect(ImmutableList.toImmutableList()));
+                .collect(ImmutableList.toImmutableList());
     }
 
     private void list(S3Location folder, boolean delimited, S3RequestStats stats, Consumer<ListObjectsV2Response> pageConsumer)
     {
         String continuationToken = null;
         do {
-            ListObjectsV2Response response = listPage(folder, delimited, continuationToken, stats);
+            ListObjectsV2Response response = listPage(folder, delimited, null, continuationToken, stats);
             pageConsumer.accept(response);
             continuationToken = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
         }
         while (continuationToken != null);
     }
 
-    private ListObjectsV2Response listPage(S3Location folder, boolean delimited, String continuationToken, S3RequestStats stats)
+    private ListObjectsV2Response listPage(S3Location folder, boolean delimited, String startAfter, String continuationToken, S3RequestStats stats)
     {
         ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
                 .bucket(folder.bucket())
                 .prefix(folder.key())
+                .startAfter(startAfter)
                 .continuationToken(continuationToken)
                 .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats)));
         if (delimited) {

@@ -15,7 +15,6 @@ import io.trino.spi.connector.SchemaTableName;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,8 +44,8 @@ import static java.util.stream.Collectors.joining;
  */
 public class LakeTables
 {
-    // folders listed at the same time when a table has more objects than one listing page holds
-    private static final int PARALLEL_FOLDER_LISTINGS = 32;
+    // key ranges of one table listed at the same time
+    private static final int MAX_PARALLEL_LISTINGS = 32;
 
     private final S3ObjectStore store;
     private final S3Location root;
@@ -185,50 +184,78 @@ public class LakeTables
     }
 
     /**
-     * Every object of a table. One listing page answers a table of up to 1,000 objects; a larger one is listed folder by
-     * folder, the folders of a level side by side, so that a table of many partitions is listed in a few round trips
-     * rather than one page after another. Hidden folders are not entered.
+     * Every object of a table, in key order. One listing page answers a table of up to 1,000 objects. A larger table
+     * whose objects live in folders is listed as disjoint key ranges side by side (S3 lists one range only page after
+     * page): the table's folders give the range bounds, and the first page, which reached some of them, estimates how
+     * many pages the table has and so how many ranges are worth their one extra LIST each. A table whose objects lie
+     * directly in its folder is listed page after page.
      */
     private List<S3ObjectInfo> listTableObjects(S3Location prefix, S3RequestStats stats)
     {
-        Optional<List<S3ObjectInfo>> onePage = store.listObjectsInOnePage(prefix, stats);
-        if (onePage.isPresent()) {
-            return onePage.get();
+        S3ObjectStore.ListingPage first = store.listFirstPage(prefix, stats);
+        if (!first.truncated() || first.objects().isEmpty()) {
+            return first.objects();
         }
-        List<S3ObjectInfo> objects = new ArrayList<>();
+        String lastListed = first.objects().getLast().location().key();
+        List<String> bounds = keyRangeBounds(prefix, first.objects(), stats);
+        if (bounds.isEmpty()) {
+            return ImmutableList.<S3ObjectInfo>builder()
+                    .addAll(first.objects())
+                    .addAll(store.listObjectsBetween(prefix, Optional.of(lastListed), Optional.empty(), stats))
+                    .build();
+        }
+        // ranges (-inf, b1], (b1, b2], ..., (bn, +inf): every key in exactly one
+        List<CompletableFuture<List<S3ObjectInfo>>> ranges = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Executor executor = new BoundedExecutor(threads, PARALLEL_FOLDER_LISTINGS);
-            List<S3Location> level = List.of(prefix);
-            while (!level.isEmpty()) {
-                List<CompletableFuture<S3ObjectStore.FolderListing>> listings = level.stream()
-                        .map(folder -> CompletableFuture.supplyAsync(() -> store.listFolder(folder, stats), executor))
-                        .toList();
-                List<S3Location> next = new ArrayList<>();
-                for (CompletableFuture<S3ObjectStore.FolderListing> listing : listings) {
-                    S3ObjectStore.FolderListing folder;
-                    try {
-                        folder = listing.join();
-                    }
-                    catch (CompletionException e) {
-                        throwIfUnchecked(e.getCause());
-                        throw new RuntimeException(e.getCause());
-                    }
-                    objects.addAll(folder.objects());
-                    folder.subfolders().stream()
-                            .filter(subfolder -> !isHidden(lastSegment(subfolder)))
-                            .forEach(next::add);
-                }
-                level = next;
+            Executor executor = new BoundedExecutor(threads, MAX_PARALLEL_LISTINGS);
+            for (int i = 0; i <= bounds.size(); i++) {
+                Optional<String> startAfter = i == 0 ? Optional.empty() : Optional.of(bounds.get(i - 1));
+                Optional<String> lastKey = i == bounds.size() ? Optional.empty() : Optional.of(bounds.get(i));
+                ranges.add(CompletableFuture.supplyAsync(() -> store.listObjectsBetween(prefix, startAfter, lastKey, stats), executor));
             }
+            ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+            for (CompletableFuture<List<S3ObjectInfo>> range : ranges) {
+                try {
+                    objects.addAll(range.join());
+                }
+                catch (CompletionException e) {
+                    throwIfUnchecked(e.getCause());
+                    throw new RuntimeException(e.getCause());
+                }
+            }
+            return objects.build();
         }
-        objects.sort(Comparator.comparing(object -> object.location().key()));
-        return objects;
     }
 
-    private static String lastSegment(S3Location folder)
+    /**
+     * Bounds that cut the table's key space into ranges of about a listing page each (at most
+     * {@value #MAX_PARALLEL_LISTINGS}), at folder boundaries; none when the table has no folders to cut at.
+     */
+    private List<String> keyRangeBounds(S3Location prefix, List<S3ObjectInfo> firstPage, S3RequestStats stats)
     {
-        String key = folder.key().endsWith("/") ? folder.key().substring(0, folder.key().length() - 1) : folder.key();
-        return key.substring(key.lastIndexOf('/') + 1);
+        String folderKey = prefix.asPrefix().key();
+        boolean nested = firstPage.stream().anyMatch(object -> object.location().key().indexOf('/', folderKey.length()) >= 0);
+        if (!nested) {
+            return List.of();
+        }
+        List<String> folders = store.listFolder(prefix, stats).subfolders().stream()
+                .map(S3Location::key)
+                .sorted(S3ObjectStore::compareKeys)
+                .toList();
+        if (folders.size() < 2) {
+            return List.of();
+        }
+        String lastListed = firstPage.getLast().location().key();
+        long reached = folders.stream().filter(folder -> S3ObjectStore.compareKeys(folder, lastListed) <= 0).count();
+        long estimatedObjects = firstPage.size() * (long) folders.size() / Math.max(1, reached);
+        int ranges = (int) Math.min(Math.min(MAX_PARALLEL_LISTINGS, folders.size()), Math.max(2, (estimatedObjects + firstPage.size() - 1) / firstPage.size()));
+        List<String> bounds = new ArrayList<>();
+        for (int i = 1; i < ranges; i++) {
+            String folder = folders.get(i * folders.size() / ranges);
+            // the folder's own keys sort after its name without the slash; all earlier folders' keys before it
+            bounds.add(folder.endsWith("/") ? folder.substring(0, folder.length() - 1) : folder);
+        }
+        return bounds;
     }
 
     /**

@@ -61,11 +61,11 @@ final class TestLakeTables
     }
 
     @Test
-    void tableLargerThanOneListingPageIsListedFolderByFolder()
+    void tableLargerThanOneListingPageIsListedInKeyRangesSideBySide()
     {
         InMemoryLake store = new InMemoryLake("lake").withPageSize(10);
         List<String> keys = new ArrayList<>();
-        for (int year = 2024; year <= 2025; year++) {
+        for (int year = 2020; year <= 2025; year++) {
             for (int month = 1; month <= 12; month++) {
                 for (int file = 0; file < 3; file++) {
                     keys.add("warehouse/telemetry/events/year=%d/month=%d/part-%d.parquet".formatted(year, month, file));
@@ -81,10 +81,27 @@ final class TestLakeTables
         S3RequestStats listing = new S3RequestStats();
         LakeTable table = tables.getTable(name, location, listing);
         assertThat(table.files()).extracting(file -> file.object().location().key())
-                .containsExactlyElementsOf(keys.stream().filter(key -> key.contains("/year=") && !key.contains("_temporary")).sorted().toList());
-        // the first page says "more", then the table folder (2 year folders), the 2 year folders (12 month folders
-        // each: 2 pages), the 24 month folders; never the hidden one
-        assertThat(listing.listRequests()).isEqualTo(1 + 1 + 2 * 2 + 24);
+                .containsExactlyElementsOf(keys.stream().filter(key -> !key.contains("_temporary")).sorted().toList());
+        // 217 objects, 10 a page. The first page reached 2 of the 7 folders ("_temporary" holds one object, so it
+        // guesses 35 objects: 4 ranges), the table's folders (one page), then the 4 ranges side by side, cut at
+        // year=2020, year=2022, year=2024: "_temporary" (1 page), 2020-2021, 2022-2023, 2024-2025 (72 keys: 8 pages each)
+        assertThat(listing.listRequests()).isEqualTo(1 + 1 + 1 + 3 * 8);
+    }
+
+    @Test
+    void tableWithoutFoldersIsListedPageAfterPage()
+    {
+        InMemoryLake store = new InMemoryLake("lake").withPageSize(10);
+        for (int file = 0; file < 35; file++) {
+            store.put("warehouse/telemetry/events/part-%02d.parquet".formatted(file));
+        }
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        SchemaTableName name = new SchemaTableName("telemetry", "events");
+        S3RequestStats listing = new S3RequestStats();
+        LakeTable table = tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), listing);
+        assertThat(table.files()).hasSize(35);
+        // the first page, then the rest after its last key: 3 pages
+        assertThat(listing.listRequests()).isEqualTo(1 + 3);
     }
 
     @Test

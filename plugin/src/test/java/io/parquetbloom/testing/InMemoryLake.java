@@ -55,11 +55,31 @@ public final class InMemoryLake
     }
 
     @Override
-    public Optional<List<S3ObjectInfo>> listObjectsInOnePage(S3Location prefix, S3RequestStats stats)
+    public ListingPage listFirstPage(S3Location prefix, S3RequestStats stats)
     {
         stats.recordList();
         List<S3ObjectInfo> listed = below(prefix.asPrefix().key());
-        return listed.size() > pageSize ? Optional.empty() : Optional.of(listed);
+        return new ListingPage(listed.subList(0, Math.min(pageSize, listed.size())), listed.size() > pageSize);
+    }
+
+    @Override
+    public List<S3ObjectInfo> listObjectsBetween(S3Location prefix, Optional<String> startAfter, Optional<String> lastKey, S3RequestStats stats)
+    {
+        List<S3ObjectInfo> after = below(prefix.asPrefix().key()).stream()
+                .filter(object -> startAfter.isEmpty() || compareKeys(object.location().key(), startAfter.get()) > 0)
+                .toList();
+        List<S3ObjectInfo> listed = new ArrayList<>();
+        // page by page, as S3 answers, until a key beyond the range shows up
+        for (int page = 0; page == 0 || page * pageSize < after.size(); page++) {
+            stats.recordList();
+            for (S3ObjectInfo object : after.subList(page * pageSize, Math.min(after.size(), (page + 1) * pageSize))) {
+                if (lastKey.isPresent() && compareKeys(object.location().key(), lastKey.get()) > 0) {
+                    return listed;
+                }
+                listed.add(object);
+            }
+        }
+        return listed;
     }
 
     @Override

@@ -1,0 +1,58 @@
+package io.parquetbloom.tests;
+
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.LakeConfig;
+import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.LakeTables;
+import io.trino.spi.connector.SchemaTableName;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A table larger than one listing page, listed through a real S3 API (S3Proxy, which pages at 1,000 keys and honours
+ * {@code start-after}): key ranges listed side by side return every object exactly once, in key order.
+ */
+final class TestLakeListing
+{
+    @Test
+    void tableOfManyFoldersIsListedCompletelyInFewRoundTrips()
+            throws Exception
+    {
+        Path work = Files.createTempDirectory("parquet-bloom-listing");
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"));
+                S3Client client = s3.client()) {
+            client.createBucket(request -> request.bucket("lake"));
+            List<String> keys = new ArrayList<>();
+            for (int day = 0; day < 23; day++) {
+                for (int file = 0; file < 100; file++) {
+                    keys.add("warehouse/telemetry/events/day=2025-01-%02d/part-%03d.parquet".formatted(day + 1, file));
+                }
+            }
+            for (String key : keys) {
+                client.putObject(request -> request.bucket("lake").key(key), RequestBody.empty());
+            }
+
+            LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), new S3ObjectStore(client));
+            SchemaTableName name = new SchemaTableName("telemetry", "events");
+            S3Location location = tables.findTable(name, new S3RequestStats()).orElseThrow();
+            S3RequestStats stats = new S3RequestStats();
+            LakeTable table = tables.getTable(name, location, stats);
+
+            assertThat(table.files()).extracting(file -> file.object().location().key()).containsExactlyElementsOf(keys);
+            // the first page (it reached 10 of 23 folders: about 2,300 objects, 3 ranges), the table's folders, then
+            // three ranges of 700, 800 and 800 keys side by side, one page each; page after page it would be 3 in a row
+            assertThat(stats.listRequests()).isEqualTo(5);
+        }
+    }
+}
