@@ -288,6 +288,10 @@ public class ParquetBloomPageSourceProvider
                     // the reader reports it, naming the file, when it gets there
                     return ColumnChunkLayout.unfiltered();
                 }
+                if (chunk.getStartingPos() < 0 || chunk.getTotalSize() <= 0) {
+                    // a damaged footer: the reader rejects it, naming the file
+                    return ColumnChunkLayout.unfiltered();
+                }
                 DiskRange range = new DiskRange(chunk.getStartingPos(), chunk.getTotalSize());
                 rowGroupOfChunk.put(range, rowGroup);
                 if (filterFields.contains(entry.getKey().getFirst())) {
