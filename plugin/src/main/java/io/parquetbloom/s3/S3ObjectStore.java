@@ -81,27 +81,6 @@ public class S3ObjectStore
     }
 
     /**
-     * The objects directly in a folder and its subfolders (as prefixes), from a listing with a delimiter.
-     */
-    public record FolderListing(List<S3ObjectInfo> objects, List<S3Location> subfolders) {}
-
-    public FolderListing listFolder(S3Location prefix, S3RequestStats stats)
-    {
-        S3Location folder = prefix.asPrefix();
-        ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
-        ImmutableList.Builder<S3Location> subfolders = ImmutableList.builder();
-        list(folder, true, stats, response -> {
-            for (S3Object object : response.contents()) {
-                objects.add(new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())));
-            }
-            for (CommonPrefix common : response.commonPrefixes()) {
-                subfolders.add(new S3Location(folder.bucket(), common.prefix()));
-            }
-        });
-        return new FolderListing(objects.build(), subfolders.build());
-    }
-
-    /**
      * The first page of a recursive listing of {@code prefix}, and whether more objects follow it.
      */
     public record ListingPage(List<S3ObjectInfo> objects, boolean truncated) {}

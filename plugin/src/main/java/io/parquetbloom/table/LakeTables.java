@@ -239,8 +239,8 @@ public class LakeTables
         if (!nested) {
             return List.of();
         }
-        List<String> folders = store.listFolder(prefix, stats).subfolders().stream()
-                .map(S3Location::key)
+        List<String> folders = store.listChildPrefixes(prefix, stats).stream()
+                .map(name -> prefix.child(name).asPrefix().key())
                 .sorted(S3ObjectStore::compareKeys)
                 .toList();
         if (folders.size() < 2) {

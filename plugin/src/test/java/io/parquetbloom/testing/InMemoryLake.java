@@ -82,29 +82,6 @@ public final class InMemoryLake
         return listed;
     }
 
-    @Override
-    public FolderListing listFolder(S3Location prefix, S3RequestStats stats)
-    {
-        String folder = prefix.asPrefix().key();
-        List<S3ObjectInfo> direct = new ArrayList<>();
-        Set<String> subfolders = new LinkedHashSet<>();
-        for (S3ObjectInfo object : below(folder)) {
-            String key = object.location().key();
-            int slash = key.indexOf('/', folder.length());
-            if (slash < 0) {
-                direct.add(object);
-            }
-            else {
-                subfolders.add(key.substring(0, slash + 1));
-            }
-        }
-        int entries = direct.size() + subfolders.size();
-        for (int page = 0; page == 0 || page * pageSize < entries; page++) {
-            stats.recordList();
-        }
-        return new FolderListing(direct, subfolders.stream().map(key -> new S3Location(bucket, key)).toList());
-    }
-
     private List<S3ObjectInfo> below(String folder)
     {
         List<S3ObjectInfo> listed = new ArrayList<>();
@@ -119,13 +96,21 @@ public final class InMemoryLake
     @Override
     public List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
     {
-        stats.recordList();
         String folder = prefix.asPrefix().key();
         Set<String> children = new LinkedHashSet<>();
+        int direct = 0;
         for (String key : objects.keySet()) {
             if (key.startsWith(folder) && key.indexOf('/', folder.length()) > 0) {
                 children.add(key.substring(folder.length(), key.indexOf('/', folder.length())));
             }
+            else if (key.startsWith(folder)) {
+                direct++;
+            }
+        }
+        // a listing with a delimiter pages over the folder's own objects and its subfolders alike
+        int entries = direct + children.size();
+        for (int page = 0; page == 0 || page * pageSize < entries; page++) {
+            stats.recordList();
         }
         return List.copyOf(children);
     }
