@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestPackageDependencies
 {
     // lowest first; the root package holds what every layer may use (error codes)
-    private static final List<String> LAYERS = List.of("", "sbbf", "hash", "s3", "metadata", "table", "pruning", "connector");
+    private static final List<String> LAYERS = List.of("", "sbbf", "hash", "s3", "metadata", "table", "pruning", "health", "connector");
     private static final Pattern REFERENCE = Pattern.compile("io\\.parquetbloom\\.(?:([a-z0-9]+)\\.)?[A-Z]");
 
     @Test

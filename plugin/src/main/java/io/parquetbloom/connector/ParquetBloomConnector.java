@@ -8,10 +8,14 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.function.FunctionProvider;
+import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -23,6 +27,8 @@ public class ParquetBloomConnector
     private final ParquetBloomSplitManager splitManager;
     private final ParquetBloomPageSourceProvider pageSourceProvider;
     private final ParquetBloomSessionProperties sessionProperties;
+    private final BloomProbeFunction bloomProbe;
+    private final BloomProbeProcessorProvider functionProvider;
 
     @Inject
     public ParquetBloomConnector(
@@ -30,8 +36,12 @@ public class ParquetBloomConnector
             ParquetBloomTransactionManager transactionManager,
             ParquetBloomSplitManager splitManager,
             ParquetBloomPageSourceProvider pageSourceProvider,
-            ParquetBloomSessionProperties sessionProperties)
+            ParquetBloomSessionProperties sessionProperties,
+            BloomProbeFunction bloomProbe,
+            BloomProbeProcessorProvider functionProvider)
     {
+        this.bloomProbe = requireNonNull(bloomProbe, "bloomProbe is null");
+        this.functionProvider = requireNonNull(functionProvider, "functionProvider is null");
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.splitManager = requireNonNull(splitManager, "splitManager is null");
@@ -79,6 +89,18 @@ public class ParquetBloomConnector
     public List<PropertyMetadata<?>> getSessionProperties()
     {
         return sessionProperties.getSessionProperties();
+    }
+
+    @Override
+    public Set<ConnectorTableFunction> getTableFunctions()
+    {
+        return Set.of(bloomProbe);
+    }
+
+    @Override
+    public Optional<FunctionProvider> getFunctionProvider()
+    {
+        return Optional.of(functionProvider);
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.health.FilterHealthScanner;
+import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeTable;
@@ -20,6 +22,7 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 
 import java.util.Iterator;
@@ -31,10 +34,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import static com.google.common.base.Throwables.throwIfUnchecked;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.getAdviceThresholds;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -51,9 +57,13 @@ public class ParquetBloomMetadata
     private final Map<SchemaTableName, Optional<LakeTable>> tables = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, List<ParquetBloomColumnHandle>> columns = new ConcurrentHashMap<>();
     private final S3RequestStats stats = new S3RequestStats();
+    private final FilterHealthScanner healthScanner;
+    private final QueryShareWindow queryWindow;
 
-    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor)
+    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, FilterHealthScanner healthScanner, QueryShareWindow queryWindow)
     {
+        this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
+        this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
@@ -78,10 +88,28 @@ public class ParquetBloomMetadata
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
         }
         // the folder is enough to know the table exists: its files are listed when a query needs them
-        if (location(tableName).isEmpty()) {
+        if (MetadataTableType.isMetadataTableName(tableName) || location(tableName).isEmpty()) {
             return null;
         }
         return new ParquetBloomTableHandle(tableName.getSchemaName(), tableName.getTableName(), TupleDomain.all());
+    }
+
+    @Override
+    public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        // asked before every table lookup: plain names answer without I/O
+        if (!MetadataTableType.isMetadataTableName(tableName)) {
+            return Optional.empty();
+        }
+        return MetadataTableType.parse(tableName)
+                .filter(name -> location(name.table()).isPresent())
+                .map(name -> {
+                    Supplier<LakeTable> table = () -> table(name.table()).orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(name.table())));
+                    return switch (name.type()) {
+                        case BLOOM_FILTERS -> new BloomFiltersTable(tableName, table, healthScanner, executor);
+                        case BLOOM_FILTER_ADVICE -> new BloomFilterAdviceTable(tableName, name.table(), table, healthScanner, queryWindow, executor, getAdviceThresholds(session));
+                    };
+                });
     }
 
     @Override
@@ -193,7 +221,7 @@ public class ParquetBloomMetadata
     private List<ParquetBloomColumnHandle> columnHandles(SchemaTableName name)
     {
         return columns.computeIfAbsent(name, key -> {
-            LakeTable table = table(key).orElseThrow(() -> new TrinoException(io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND, "Table %s not found".formatted(key)));
+            LakeTable table = table(key).orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(key)));
             ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();
             for (TableSchemaReader.DataColumn column : schemaReader.readColumns(table, stats)) {
                 handles.add(new ParquetBloomColumnHandle(column.name(), column.type(), false));

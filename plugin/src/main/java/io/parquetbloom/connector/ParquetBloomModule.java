@@ -6,6 +6,10 @@ import com.google.inject.Module;
 import com.google.inject.Provides;
 import com.google.inject.Scopes;
 import com.google.inject.Singleton;
+import io.parquetbloom.health.FilterHealthScanner;
+import io.parquetbloom.health.HealthConfig;
+import io.parquetbloom.health.LookupProbe;
+import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.BloomFilterCache;
 import io.parquetbloom.metadata.FooterCache;
 import io.parquetbloom.metadata.MetadataConfig;
@@ -42,6 +46,7 @@ public class ParquetBloomModule
         configBinder(binder).bindConfig(PruningConfig.class);
         configBinder(binder).bindConfig(ParquetBloomConfig.class);
         configBinder(binder).bindConfig(S3Config.class);
+        configBinder(binder).bindConfig(HealthConfig.class);
 
         // bound on its own so that the lifecycle manager sees it and closes the client with the catalog
         binder.bind(S3ClientProvider.class).in(Scopes.SINGLETON);
@@ -58,6 +63,9 @@ public class ParquetBloomModule
         binder.bind(ParquetTypeMapping.class).in(Scopes.SINGLETON);
         binder.bind(FileColumnResolver.class).in(Scopes.SINGLETON);
         binder.bind(RowGroupPruner.class).in(Scopes.SINGLETON);
+        binder.bind(FilterHealthScanner.class).in(Scopes.SINGLETON);
+        binder.bind(LookupProbe.class).in(Scopes.SINGLETON);
+        binder.bind(QueryShareWindow.class).in(Scopes.SINGLETON);
 
         closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomMetadata.class));
         closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomColumnReads.class));
@@ -66,6 +74,8 @@ public class ParquetBloomModule
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);
+        binder.bind(BloomProbeFunction.class).in(Scopes.SINGLETON);
+        binder.bind(BloomProbeProcessorProvider.class).in(Scopes.SINGLETON);
     }
 
     @Provides

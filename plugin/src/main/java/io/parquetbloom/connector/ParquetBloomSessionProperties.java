@@ -2,6 +2,8 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.parquetbloom.health.AdviceThresholds;
+import io.parquetbloom.health.HealthConfig;
 import io.parquetbloom.pruning.PruningConfig;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -11,7 +13,9 @@ import java.util.List;
 
 import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
+import static io.trino.spi.session.PropertyMetadata.doubleProperty;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
+import static io.trino.spi.session.PropertyMetadata.longProperty;
 
 /**
  * Session properties mirroring the catalog properties ({@code bloom-filter.enabled} becomes
@@ -23,11 +27,14 @@ public final class ParquetBloomSessionProperties
     public static final String STATISTICS_PRUNING_ENABLED = "statistics_pruning_enabled";
     public static final String BLOOM_FILTER_MAX_VALUES = "bloom_filter_max_values";
     public static final String NO_MATCH_CACHE_ENABLED = "no_match_cache_enabled";
+    public static final String ADVICE_MIN_DISTINCT_VALUES = "bloom_filter_advice_min_distinct_values";
+    public static final String ADVICE_MIN_QUERY_SHARE = "bloom_filter_advice_min_query_share";
+    public static final String ADVICE_TARGET_FPP = "bloom_filter_advice_target_fpp";
 
     private final List<PropertyMetadata<?>> sessionProperties;
 
     @Inject
-    public ParquetBloomSessionProperties(PruningConfig config)
+    public ParquetBloomSessionProperties(PruningConfig config, HealthConfig healthConfig)
     {
         sessionProperties = ImmutableList.of(
                 booleanProperty(BLOOM_FILTER_ENABLED, "Prune row groups with Parquet bloom filters", config.isBloomFilterEnabled(), false),
@@ -37,7 +44,22 @@ public final class ParquetBloomSessionProperties
                         throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(BLOOM_FILTER_MAX_VALUES, value));
                     }
                 }, false),
-                booleanProperty(NO_MATCH_CACHE_ENABLED, "Skip row groups earlier reads found to hold no row of the same column predicate", config.isNoMatchCacheEnabled(), false));
+                booleanProperty(NO_MATCH_CACHE_ENABLED, "Skip row groups earlier reads found to hold no row of the same column predicate", config.isNoMatchCacheEnabled(), false),
+                longProperty(ADVICE_MIN_DISTINCT_VALUES, "Distinct values per partition from which a column is worth a bloom filter", healthConfig.getMinDistinctValues(), value -> {
+                    if (value < 1) {
+                        throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(ADVICE_MIN_DISTINCT_VALUES, value));
+                    }
+                }, false),
+                doubleProperty(ADVICE_MIN_QUERY_SHARE, "Share (0 to 1) of a table's recent queries that must constrain a column for its bloom filter to pay off", healthConfig.getMinQueryShare(), value -> {
+                    if (!(value >= 0 && value <= 1)) {
+                        throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be between 0 and 1: %s".formatted(ADVICE_MIN_QUERY_SHARE, value));
+                    }
+                }, false),
+                doubleProperty(ADVICE_TARGET_FPP, "False positive rate the bloom filter advice sizes filters for", healthConfig.getTargetFpp(), value -> {
+                    if (!(value > 0 && value <= 0.5)) {
+                        throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be above 0 and at most 0.5: %s".formatted(ADVICE_TARGET_FPP, value));
+                    }
+                }, false));
     }
 
     public List<PropertyMetadata<?>> getSessionProperties()
@@ -58,6 +80,14 @@ public final class ParquetBloomSessionProperties
     public static boolean isNoMatchCacheEnabled(ConnectorSession session)
     {
         return session.getProperty(NO_MATCH_CACHE_ENABLED, Boolean.class);
+    }
+
+    public static AdviceThresholds getAdviceThresholds(ConnectorSession session)
+    {
+        return new AdviceThresholds(
+                session.getProperty(ADVICE_MIN_DISTINCT_VALUES, Long.class),
+                session.getProperty(ADVICE_MIN_QUERY_SHARE, Double.class),
+                session.getProperty(ADVICE_TARGET_FPP, Double.class));
     }
 
     public static int getBloomFilterMaxValues(ConnectorSession session)

@@ -1,8 +1,10 @@
 package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.PruningPlan;
@@ -17,6 +19,9 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.FixedSplitSource;
+import io.trino.spi.function.table.ConnectorTableFunctionHandle;
+import io.trino.spi.predicate.TupleDomain;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,10 +46,12 @@ public class ParquetBloomSplitManager
     private final long dynamicFilterWaitMillis;
     private final ExecutorService executor;
     private final int concurrency;
+    private final QueryShareWindow queryWindow;
 
     @Inject
-    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config)
+    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow)
     {
+        this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.pruner = requireNonNull(pruner, "pruner is null");
@@ -61,6 +68,7 @@ public class ParquetBloomSplitManager
         ParquetBloomMetadata metadata = transactionManager.get(transaction);
         LakeTable lakeTable = metadata.table(table.schemaTableName())
                 .orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(table.schemaTableName())));
+        queryWindow.record(session.getQueryId(), table.schemaTableName(), lookupColumns(table.constraint(), dynamicFilterColumns));
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), table.constraint());
         ImmutableList.Builder<ParquetBloomSplitSource.PlannedFile> files = ImmutableList.builder();
         for (LakeFile file : lakeTable.files()) {
@@ -84,5 +92,35 @@ public class ParquetBloomSplitManager
                 metadataReader,
                 pruner,
                 metadata.requestStats());
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableFunctionHandle function)
+    {
+        if (function instanceof BloomProbeHandle) {
+            return new FixedSplitSource(new BloomProbeSplit());
+        }
+        throw new IllegalArgumentException("unknown table function handle: " + function);
+    }
+
+    /**
+     * Data columns a filter could serve in this scan: constrained to discrete values ({@code =}, {@code IN}) or by a
+     * join's dynamic filter.
+     */
+    private static Set<String> lookupColumns(TupleDomain<ParquetBloomColumnHandle> constraint, Set<ColumnHandle> dynamicFilterColumns)
+    {
+        ImmutableSet.Builder<String> columns = ImmutableSet.builder();
+        constraint.getDomains().ifPresent(domains -> domains.forEach((column, domain) -> {
+            if (!column.partitionKey() && !domain.getValues().isNone() && domain.getValues().isDiscreteSet()) {
+                columns.add(column.name());
+            }
+        }));
+        for (ColumnHandle handle : dynamicFilterColumns) {
+            ParquetBloomColumnHandle column = (ParquetBloomColumnHandle) handle;
+            if (!column.partitionKey()) {
+                columns.add(column.name());
+            }
+        }
+        return columns.build();
     }
 }

@@ -2,6 +2,8 @@ package io.parquetbloom.connector;
 
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.health.FilterHealthScanner;
+import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
@@ -23,11 +25,15 @@ public class ParquetBloomTransactionManager
     private final TableSchemaReader schemaReader;
     private final ExecutorService executor;
     private final int concurrency;
+    private final FilterHealthScanner healthScanner;
+    private final QueryShareWindow queryWindow;
     private final Map<ConnectorTransactionHandle, ParquetBloomMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config)
+    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config, FilterHealthScanner healthScanner, QueryShareWindow queryWindow)
     {
+        this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
+        this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.concurrency = config.getMetadataConcurrency();
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
@@ -37,7 +43,7 @@ public class ParquetBloomTransactionManager
     public ConnectorTransactionHandle begin()
     {
         ParquetBloomTransactionHandle handle = ParquetBloomTransactionHandle.create();
-        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency)));
+        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency), healthScanner, queryWindow));
         return handle;
     }
 

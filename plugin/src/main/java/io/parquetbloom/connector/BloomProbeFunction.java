@@ -1,0 +1,104 @@
+package io.parquetbloom.connector;
+
+import com.google.inject.Inject;
+import io.airlift.slice.Slice;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorAccessControl;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.function.table.AbstractConnectorTableFunction;
+import io.trino.spi.function.table.Argument;
+import io.trino.spi.function.table.Descriptor;
+import io.trino.spi.function.table.ReturnTypeSpecification;
+import io.trino.spi.function.table.ScalarArgument;
+import io.trino.spi.function.table.ScalarArgumentSpecification;
+import io.trino.spi.function.table.TableFunctionAnalysis;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND;
+import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code TABLE(<catalog>.system.bloom_probe(schema_name => ..., table_name => ..., column_name => ..., value => ...))}:
+ * per file and row group, what statistics, the bloom filter and the no-match cache say of {@code column = value},
+ * and whether a lookup with this session's settings reads the row group.
+ */
+public class BloomProbeFunction
+        extends AbstractConnectorTableFunction
+{
+    static final Descriptor COLUMNS = new Descriptor(List.of(
+            new Descriptor.Field("file_path", Optional.of(VARCHAR)),
+            new Descriptor.Field("partition", Optional.of(VARCHAR)),
+            new Descriptor.Field("row_group", Optional.of(INTEGER)),
+            new Descriptor.Field("row_count", Optional.of(BIGINT)),
+            new Descriptor.Field("statistics", Optional.of(VARCHAR)),
+            new Descriptor.Field("bloom_filter", Optional.of(VARCHAR)),
+            new Descriptor.Field("no_match_cache", Optional.of(VARCHAR)),
+            new Descriptor.Field("read", Optional.of(BOOLEAN)),
+            new Descriptor.Field("skipped_by", Optional.of(VARCHAR))));
+
+    private final ParquetBloomTransactionManager transactionManager;
+
+    @Inject
+    public BloomProbeFunction(ParquetBloomTransactionManager transactionManager)
+    {
+        super("system", "bloom_probe",
+                List.of(varchar("SCHEMA_NAME"), varchar("TABLE_NAME"), varchar("COLUMN_NAME"), varchar("VALUE")),
+                new ReturnTypeSpecification.DescribedTable(COLUMNS),
+                "Explains a lookup: per row group, what statistics, the bloom filter and the no-match cache say of column = value, and whether a query reads it");
+        this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
+    }
+
+    private static ScalarArgumentSpecification varchar(String name)
+    {
+        return ScalarArgumentSpecification.builder().name(name).type(VARCHAR).build();
+    }
+
+    @Override
+    public TableFunctionAnalysis analyze(ConnectorSession session, ConnectorTransactionHandle transaction, Map<String, Argument> arguments, ConnectorAccessControl accessControl)
+    {
+        String schema = text(arguments, "SCHEMA_NAME").toLowerCase(Locale.ROOT);
+        String table = text(arguments, "TABLE_NAME").toLowerCase(Locale.ROOT);
+        String columnName = text(arguments, "COLUMN_NAME").toLowerCase(Locale.ROOT);
+        String value = text(arguments, "VALUE");
+        SchemaTableName name = new SchemaTableName(schema, table);
+        ParquetBloomMetadata metadata = transactionManager.get(transaction);
+        ParquetBloomTableHandle handle = (ParquetBloomTableHandle) metadata.getTableHandle(session, name, Optional.empty(), Optional.empty());
+        if (handle == null) {
+            throw new TrinoException(TABLE_NOT_FOUND, "bloom_probe: table %s not found".formatted(name));
+        }
+        accessControl.checkCanSelectFromColumns(null, name, Optional.empty(), Set.of(columnName));
+        ColumnHandle column = metadata.getColumnHandles(session, handle).get(columnName);
+        if (column == null) {
+            throw new TrinoException(COLUMN_NOT_FOUND, "bloom_probe: table %s has no column %s".formatted(name, columnName));
+        }
+        ParquetBloomColumnHandle columnHandle = (ParquetBloomColumnHandle) column;
+        // fails here, on the coordinator, with the column and type named
+        ProbeValues.toNativeValue(columnName, columnHandle.type(), value);
+        return TableFunctionAnalysis.builder()
+                .handle(new BloomProbeHandle(schema, table, columnHandle, value))
+                .build();
+    }
+
+    private static String text(Map<String, Argument> arguments, String name)
+    {
+        Object value = ((ScalarArgument) arguments.get(name)).getValue();
+        if (value == null) {
+            throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "bloom_probe: %s must not be null".formatted(name.toLowerCase(Locale.ROOT)));
+        }
+        return ((Slice) value).toStringUtf8();
+    }
+}

@@ -1,0 +1,35 @@
+package io.parquetbloom.connector;
+
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.function.table.ConnectorTableFunctionHandle;
+
+import static io.airlift.slice.SizeOf.estimatedSizeOf;
+import static io.airlift.slice.SizeOf.instanceSize;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A {@code bloom_probe} call as the coordinator checked it: the table, the column and the value as given.
+ */
+public record BloomProbeHandle(String schemaName, String tableName, ParquetBloomColumnHandle column, String value)
+        implements ConnectorTableFunctionHandle
+{
+    private static final int INSTANCE_SIZE = instanceSize(BloomProbeHandle.class);
+
+    public BloomProbeHandle
+    {
+        requireNonNull(schemaName, "schemaName is null");
+        requireNonNull(tableName, "tableName is null");
+        requireNonNull(column, "column is null");
+        requireNonNull(value, "value is null");
+    }
+
+    public SchemaTableName schemaTableName()
+    {
+        return new SchemaTableName(schemaName, tableName);
+    }
+
+    public long getRetainedSizeInBytes()
+    {
+        return INSTANCE_SIZE + estimatedSizeOf(schemaName) + estimatedSizeOf(tableName) + estimatedSizeOf(value);
+    }
+}

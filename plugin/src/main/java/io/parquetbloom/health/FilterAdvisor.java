@@ -1,0 +1,118 @@
+package io.parquetbloom.health;
+
+import io.parquetbloom.sbbf.BloomFilterMath;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+import static io.parquetbloom.health.ColumnAdvice.Verdict.ADD;
+import static io.parquetbloom.health.ColumnAdvice.Verdict.DROP_CLUSTERED;
+import static io.parquetbloom.health.ColumnAdvice.Verdict.DROP_LOW_CARDINALITY;
+import static io.parquetbloom.health.ColumnAdvice.Verdict.DROP_RARELY_QUERIED;
+import static io.parquetbloom.health.ColumnAdvice.Verdict.KEEP;
+import static io.parquetbloom.health.ColumnAdvice.Verdict.RESIZE;
+
+/**
+ * The verdict on a column's filter. A filter pays off on a column with many distinct values per partition, that
+ * lookups constrain often, and that is not clustered (where min/max statistics already skip row groups); it must be
+ * sized for its row groups' distinct values at the target rate, and present in every file.
+ */
+public final class FilterAdvisor
+{
+    /**
+     * Row groups' min/max ranges overlapping at most this share of the others: statistics skip 90% of them already.
+     */
+    public static final double CLUSTERED_OVERLAP = 0.1;
+    // filters more than this far off their target rate or size are worth rewriting
+    private static final double RESIZE_FACTOR = 2;
+
+    private FilterAdvisor() {}
+
+    public static ColumnAdvice advise(ColumnHealth health, QueryShareWindow.TableShare share, AdviceThresholds thresholds)
+    {
+        OptionalDouble queryShare = share.queries() == 0 ? OptionalDouble.empty() : OptionalDouble.of(share.share(health.column().toLowerCase(Locale.ROOT)));
+        double targetBitsPerValue = BloomFilterMath.bitsPerValue(thresholds.targetFpp());
+        double writerFpp = WriterSettings.classicFppFor(targetBitsPerValue);
+        long distinctValues = (long) Math.ceil(health.maxDistinctValuesPerRowGroup().orElse(health.maxValuesPerRowGroup()));
+        long bytes = BloomFilterMath.optimalNumBytes(Math.max(1, distinctValues), thresholds.targetFpp(), true);
+        boolean clustered = health.minMaxOverlap().isPresent() && health.minMaxOverlap().getAsDouble() <= CLUSTERED_OVERLAP;
+        String overlap = health.minMaxOverlap().isPresent() ? "row groups' min/max ranges overlap %s of the others".formatted(percent(health.minMaxOverlap().getAsDouble())) : "no min/max statistics";
+        String queries = queryShare.isPresent()
+                ? "constrained by =, IN or a join in %s of the last %d queries on the table".formatted(percent(queryShare.getAsDouble()), share.queries())
+                : "no recent query on the table to measure how often lookups use it";
+        boolean rarelyQueried = queryShare.isPresent() && queryShare.getAsDouble() < thresholds.minQueryShare();
+
+        Advice advice = new Advice(health, share.queries(), queryShare);
+        if (!health.hasFilters()) {
+            String unusable = health.rowGroupsWithUnusableFilter() > 0 ? " (%d row groups have a filter this connector cannot use)".formatted(health.rowGroupsWithUnusableFilter()) : "";
+            if (clustered) {
+                return advice.keep("no filter needed: " + overlap + ", statistics skip row groups already" + unusable);
+            }
+            if (health.maxValuesPerPartition() < thresholds.minDistinctValues()) {
+                return advice.keep("no filter needed: at most %d values per partition, below %d".formatted(health.maxValuesPerPartition(), thresholds.minDistinctValues()) + unusable);
+            }
+            if (queryShare.isEmpty() || rarelyQueried) {
+                return advice.keep("no filter needed: " + queries + unusable);
+            }
+            return advice.verdict(ADD, "%s; up to %d values per partition (no filter to count distinct ones), %s: lookups read every row group%s"
+                    .formatted(queries, health.maxValuesPerPartition(), overlap, unusable), distinctValues, bytes, WriterSettings.enable(health.column(), distinctValues, writerFpp, bytes));
+        }
+        WriterSettings disable = WriterSettings.disable(health.column());
+        if (clustered) {
+            return advice.drop(DROP_CLUSTERED, overlap + ": statistics skip row groups already, the filter bytes are wasted", disable);
+        }
+        OptionalDouble partitionDistinct = health.maxDistinctValuesPerPartition();
+        if (partitionDistinct.isPresent() && partitionDistinct.getAsDouble() < thresholds.minDistinctValues()) {
+            return advice.drop(DROP_LOW_CARDINALITY, "about %.0f distinct values in the largest partition, below %d: a lookup's value is in most row groups".formatted(partitionDistinct.getAsDouble(), thresholds.minDistinctValues()), disable);
+        }
+        if (rarelyQueried) {
+            return advice.drop(DROP_RARELY_QUERIED, queries + ", below " + percent(thresholds.minQueryShare()), disable);
+        }
+        WriterSettings enable = WriterSettings.enable(health.column(), distinctValues, writerFpp, bytes);
+        if (health.filesWithoutFilter() > 0) {
+            return advice.verdict(ADD, "%d of %d files have no filter for the column (rewritten without it, by a compaction?): lookups read all their row groups"
+                    .formatted(health.filesWithoutFilter(), health.files()), distinctValues, bytes, enable);
+        }
+        double medianFpp = health.medianFpp().orElse(0);
+        if (medianFpp > thresholds.targetFpp() * RESIZE_FACTOR) {
+            return advice.verdict(RESIZE, "undersized: median false positive rate %s (worst %s), target %s; %s-byte filters for about %d distinct values per row group need %d"
+                    .formatted(percent(medianFpp), percent(health.worstFpp().orElse(medianFpp)), percent(thresholds.targetFpp()), bytesText(health), distinctValues, bytes), distinctValues, bytes, enable);
+        }
+        double filterBytes = health.filterBytesPerRowGroup().orElse(0);
+        if (filterBytes > bytes * RESIZE_FACTOR) {
+            return advice.verdict(RESIZE, "oversized: %s-byte filters where %d give the target %s for about %d distinct values per row group; filters are %s of the table's bytes"
+                    .formatted(bytesText(health), bytes, percent(thresholds.targetFpp()), distinctValues, percent(health.filterByteShare())), distinctValues, bytes, enable);
+        }
+        return advice.keep("sized for its values (median false positive rate %s), %s, %s".formatted(percent(medianFpp), queries, overlap));
+    }
+
+    private record Advice(ColumnHealth health, int queries, OptionalDouble share)
+    {
+        ColumnAdvice keep(String reason)
+        {
+            return new ColumnAdvice(health, queries, share, KEEP, reason, OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
+        }
+
+        ColumnAdvice drop(ColumnAdvice.Verdict verdict, String reason, WriterSettings settings)
+        {
+            return new ColumnAdvice(health, queries, share, verdict, reason, OptionalLong.empty(), OptionalLong.empty(), Optional.of(settings));
+        }
+
+        ColumnAdvice verdict(ColumnAdvice.Verdict verdict, String reason, long distinctValues, long bytes, WriterSettings settings)
+        {
+            return new ColumnAdvice(health, queries, share, verdict, reason, OptionalLong.of(distinctValues), OptionalLong.of(bytes), Optional.of(settings));
+        }
+    }
+
+    private static String bytesText(ColumnHealth health)
+    {
+        return "%.0f".formatted(health.filterBytesPerRowGroup().orElse(0));
+    }
+
+    private static String percent(double share)
+    {
+        return String.format(Locale.ROOT, "%.3g%%", share * 100);
+    }
+}

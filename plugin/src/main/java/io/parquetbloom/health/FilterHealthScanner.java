@@ -1,0 +1,333 @@
+package io.parquetbloom.health;
+
+import com.google.inject.Inject;
+import io.parquetbloom.metadata.BloomFilterKey;
+import io.parquetbloom.metadata.LoadedFilters;
+import io.parquetbloom.metadata.ParquetFileMetadata;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.sbbf.BloomFilterMath;
+import io.parquetbloom.sbbf.SplitBlockBloomFilter;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import io.parquetbloom.table.LakeFile;
+import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.PartitionValues;
+import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+
+import static com.google.common.base.Throwables.throwIfUnchecked;
+import static io.parquetbloom.sbbf.SplitBlockBloomFilter.BYTES_PER_BLOCK;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads the footers and every bloom filter of a table (through the node's metadata cache, never a column chunk) and
+ * measures them: per chunk what {@code "t$bloom_filters"} shows, per column what the advice is built on.
+ */
+public class FilterHealthScanner
+{
+    private final ParquetMetadataReader metadataReader;
+
+    @Inject
+    public FilterHealthScanner(ParquetMetadataReader metadataReader)
+    {
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+    }
+
+    /**
+     * @param executor bounded to the catalog's metadata concurrency: files are read side by side, in listing order
+     * @param keepChunks whether to return one {@link ChunkHealth} per chunk (the per-column summary never needs them)
+     */
+    public TableHealth scan(LakeTable table, Executor executor, boolean keepChunks, ReadStats stats)
+    {
+        Map<String, Integer> filesLeft = new HashMap<>();
+        for (LakeFile file : table.files()) {
+            filesLeft.merge(partitionName(table, file).orElse(""), 1, Integer::sum);
+        }
+        Scan scan = new Scan(keepChunks, filesLeft);
+        List<CompletableFuture<Void>> reads = new ArrayList<>();
+        for (LakeFile file : table.files()) {
+            reads.add(CompletableFuture.runAsync(() -> scan.add(table, file, inspect(table, file, stats)), executor));
+        }
+        try {
+            reads.forEach(CompletableFuture::join);
+        }
+        catch (CompletionException e) {
+            throwIfUnchecked(e.getCause());
+            throw new RuntimeException(e.getCause());
+        }
+        long bytes = table.files().stream().mapToLong(file -> file.object().size()).sum();
+        return scan.build(table.files().size(), bytes);
+    }
+
+    private record RowGroupColumn(ChunkHealth chunk, long nonNullValues, Optional<SplitBlockBloomFilter> filter, Optional<Range> range) {}
+
+    private record Range(String primitiveType, Comparator<?> comparator, Object min, Object max) {}
+
+    private sealed interface FileResult
+    {
+        record Read(List<RowGroupColumn> columns)
+                implements FileResult {}
+
+        record Unreadable(String reason)
+                implements FileResult {}
+    }
+
+    private FileResult inspect(LakeTable table, LakeFile lakeFile, ReadStats stats)
+    {
+        ParquetFileMetadata file;
+        try {
+            file = metadataReader.footer(lakeFile.object(), table.name(), stats);
+        }
+        catch (RuntimeException e) {
+            return new FileResult.Unreadable("cannot read footer: " + e.getMessage());
+        }
+        FileMetaData footer = file.metadata().getParquetMetadata();
+        MessageType schema = file.metadata().getFileMetaData().getSchema();
+        List<RowGroup> rowGroups = footer.isSetRow_groups() ? footer.getRow_groups() : List.of();
+        List<BloomFilterKey> withFilter = new ArrayList<>();
+        for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
+            for (ColumnChunk chunk : columnChunks(rowGroups.get(ordinal))) {
+                if (chunk.getMeta_data().isSetBloom_filter_offset()) {
+                    withFilter.add(new BloomFilterKey(ordinal, chunk.getMeta_data().getPath_in_schema()));
+                }
+            }
+        }
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = new HashMap<>();
+        if (!withFilter.isEmpty()) {
+            try {
+                LoadedFilters loaded = metadataReader.filters(file, withFilter, stats);
+                filters.putAll(loaded.results());
+            }
+            catch (RuntimeException e) {
+                for (BloomFilterKey key : withFilter) {
+                    filters.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
+                }
+            }
+        }
+        Map<String, Range> ranges = ranges(file);
+        long dataEnd = 0;
+        for (RowGroup rowGroup : rowGroups) {
+            dataEnd = Math.max(dataEnd, rowGroupEnd(rowGroup));
+        }
+        Optional<String> partition = partitionName(table, lakeFile);
+        String path = lakeFile.object().location().toString();
+        Optional<String> createdBy = Optional.ofNullable(footer.getCreated_by());
+        List<RowGroupColumn> columns = new ArrayList<>();
+        for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
+            RowGroup rowGroup = rowGroups.get(ordinal);
+            long rowGroupEnd = rowGroupEnd(rowGroup);
+            for (ColumnChunk chunk : columnChunks(rowGroup)) {
+                ColumnMetaData meta = chunk.getMeta_data();
+                String column = String.join(".", meta.getPath_in_schema());
+                BloomFilterKey key = new BloomFilterKey(ordinal, meta.getPath_in_schema());
+                OptionalLong nullCount = meta.isSetStatistics() && meta.getStatistics().isSetNull_count() ? OptionalLong.of(meta.getStatistics().getNull_count()) : OptionalLong.empty();
+                long nonNull = Math.max(0, meta.getNum_values() - nullCount.orElse(0));
+                boolean hasFilter = meta.isSetBloom_filter_offset();
+                SplitBlockBloomFilterReader.Result result = filters.get(key);
+                String status = !hasFilter ? ChunkHealth.MISSING : switch (result) {
+                    case null -> "unusable: not found at its offset";
+                    case SplitBlockBloomFilterReader.Result.Usable _ -> ChunkHealth.USABLE;
+                    case SplitBlockBloomFilterReader.Result.Unusable unusable -> "unusable: " + unusable.reason();
+                };
+                Optional<SplitBlockBloomFilter> filter = Optional.empty();
+                OptionalLong filterBytes = OptionalLong.empty();
+                OptionalDouble distinct = OptionalDouble.empty();
+                OptionalDouble bitsPerValue = OptionalDouble.empty();
+                OptionalDouble fpp = OptionalDouble.empty();
+                if (result instanceof SplitBlockBloomFilterReader.Result.Usable usable) {
+                    filter = Optional.of(usable.filter());
+                    // a header is under 32 bytes, the bitset a multiple of 32: the cache may hold the filter folded
+                    long bytes = usable.totalLength() / BYTES_PER_BLOCK * (long) BYTES_PER_BLOCK;
+                    filterBytes = OptionalLong.of(bytes);
+                    double estimate = Math.min(nonNull, BloomFilterMath.estimateDistinctValues(usable.filter().bitsSet(), usable.filter().sizeInBytes() * 8L));
+                    distinct = OptionalDouble.of(estimate);
+                    if (estimate > 0) {
+                        bitsPerValue = OptionalDouble.of(bytes * 8.0 / estimate);
+                    }
+                    fpp = OptionalDouble.of(BloomFilterMath.falsePositiveProbability(bytes, Math.round(estimate)));
+                }
+                Optional<String> position = hasFilter ? Optional.of(position(meta.getBloom_filter_offset(), rowGroupEnd, dataEnd)) : Optional.empty();
+                ChunkHealth health = new ChunkHealth(
+                        path,
+                        partition,
+                        ordinal,
+                        column,
+                        meta.getType().name(),
+                        logicalType(schema, meta.getPath_in_schema()),
+                        rowGroup.getNum_rows(),
+                        nullCount,
+                        hasFilter,
+                        status,
+                        filterBytes,
+                        distinct,
+                        bitsPerValue,
+                        fpp,
+                        createdBy,
+                        position,
+                        meta.isSetBloom_filter_length());
+                columns.add(new RowGroupColumn(health, nonNull, filter, Optional.ofNullable(ranges.get(ordinal + "/" + column.toLowerCase(Locale.ROOT)))));
+            }
+        }
+        return new FileResult.Read(columns);
+    }
+
+    private static List<ColumnChunk> columnChunks(RowGroup rowGroup)
+    {
+        return rowGroup.getColumns().stream().filter(ColumnChunk::isSetMeta_data).toList();
+    }
+
+    private static long rowGroupEnd(RowGroup rowGroup)
+    {
+        long end = 0;
+        for (ColumnChunk chunk : columnChunks(rowGroup)) {
+            ColumnMetaData meta = chunk.getMeta_data();
+            long start = meta.isSetDictionary_page_offset() && meta.getDictionary_page_offset() > 0 ? Math.min(meta.getDictionary_page_offset(), meta.getData_page_offset()) : meta.getData_page_offset();
+            end = Math.max(end, start + meta.getTotal_compressed_size());
+        }
+        return end;
+    }
+
+    private static String position(long offset, long rowGroupEnd, long dataEnd)
+    {
+        if (offset >= dataEnd) {
+            return "before footer";
+        }
+        if (offset >= rowGroupEnd) {
+            return "after row group";
+        }
+        return "inside data";
+    }
+
+    private static Optional<String> logicalType(MessageType schema, List<String> path)
+    {
+        try {
+            LogicalTypeAnnotation annotation = schema.getColumnDescription(path.toArray(String[]::new)).getPrimitiveType().getLogicalTypeAnnotation();
+            return Optional.ofNullable(annotation).map(LogicalTypeAnnotation::toString);
+        }
+        catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Min/max of every chunk that has them, by "rowGroup/column": read with the column's own ordering (unsigned,
+     * decimal, string), which is what min/max pruning compares with.
+     */
+    private static Map<String, Range> ranges(ParquetFileMetadata file)
+    {
+        List<BlockMetadata> blocks;
+        try {
+            blocks = file.blocks();
+        }
+        catch (Exception e) {
+            return Map.of();
+        }
+        Map<String, Range> ranges = new HashMap<>();
+        for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
+            for (ColumnChunkMetadata chunk : blocks.get(ordinal).columns()) {
+                Statistics<?> statistics;
+                try {
+                    statistics = chunk.getStatistics();
+                }
+                catch (RuntimeException e) {
+                    continue;
+                }
+                if (statistics == null || statistics.isEmpty() || !statistics.hasNonNullValue()) {
+                    continue;
+                }
+                ranges.put(ordinal + "/" + chunk.getPath().toDotString().toLowerCase(Locale.ROOT),
+                        new Range(chunk.getPrimitiveType().getPrimitiveTypeName().name(), statistics.comparator(), statistics.genericGetMin(), statistics.genericGetMax()));
+            }
+        }
+        return ranges;
+    }
+
+    static Optional<String> partitionName(LakeTable table, LakeFile file)
+    {
+        if (table.partitionColumns().isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < table.partitionColumns().size(); i++) {
+            parts.add(table.partitionColumns().get(i).name() + "=" + file.partitionValues().get(i).orElse(PartitionValues.HIVE_DEFAULT_PARTITION));
+        }
+        return Optional.of(String.join("/", parts));
+    }
+
+    /**
+     * The running totals of one scan; files arrive from several threads.
+     */
+    private static final class Scan
+    {
+        private final boolean keepChunks;
+        private final Map<String, Integer> filesLeft;
+        private final List<ChunkHealth> chunks = new ArrayList<>();
+        private final Map<String, ColumnAccumulator> columns = new LinkedHashMap<>();
+        private final List<TableHealth.UnreadableFile> unreadable = new ArrayList<>();
+
+        Scan(boolean keepChunks, Map<String, Integer> filesLeft)
+        {
+            this.keepChunks = keepChunks;
+            this.filesLeft = new HashMap<>(filesLeft);
+        }
+
+        synchronized void add(LakeTable table, LakeFile file, FileResult result)
+        {
+            Optional<String> partition = partitionName(table, file);
+            String partitionKey = partition.orElse("");
+            switch (result) {
+                case FileResult.Unreadable(String reason) -> unreadable.add(new TableHealth.UnreadableFile(file.object().location().toString(), partition, reason));
+                case FileResult.Read(List<RowGroupColumn> rowGroupColumns) -> {
+                    Map<String, Boolean> everyRowGroupFiltered = new LinkedHashMap<>();
+                    for (RowGroupColumn rowGroupColumn : rowGroupColumns) {
+                        ChunkHealth chunk = rowGroupColumn.chunk();
+                        if (keepChunks) {
+                            chunks.add(chunk);
+                        }
+                        String name = chunk.column().toLowerCase(Locale.ROOT);
+                        ColumnAccumulator column = columns.computeIfAbsent(name, _ -> new ColumnAccumulator(chunk.column(), chunk.physicalType(), chunk.logicalType()));
+                        column.addRowGroup(partitionKey, chunk, rowGroupColumn.nonNullValues(), rowGroupColumn.filter());
+                        rowGroupColumn.range().ifPresent(range -> column.addRange(range.primitiveType(), range.comparator(), range.min(), range.max()));
+                        everyRowGroupFiltered.merge(name, chunk.hasFilter(), Boolean::logicalAnd);
+                    }
+                    everyRowGroupFiltered.forEach((name, filtered) -> columns.get(name).addFile(filtered));
+                }
+            }
+            if (filesLeft.merge(partitionKey, -1, Integer::sum) == 0) {
+                columns.values().forEach(column -> column.finishPartition(partitionKey));
+            }
+        }
+
+        synchronized TableHealth build(int files, long bytes)
+        {
+            List<ColumnHealth> summaries = columns.values().stream().map(column -> column.build(bytes)).toList();
+            // files arrive in any order; a file's chunks arrive together, in row group and column order
+            List<ChunkHealth> sorted = new ArrayList<>(chunks);
+            sorted.sort(Comparator.comparing(ChunkHealth::file).thenComparingInt(ChunkHealth::rowGroup));
+            List<TableHealth.UnreadableFile> failed = new ArrayList<>(unreadable);
+            failed.sort(Comparator.comparing(TableHealth.UnreadableFile::file));
+            return new TableHealth(files, bytes, sorted, summaries, failed);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.parquetbloom.health;
+
+import com.google.inject.Inject;
+import io.parquetbloom.metadata.BloomFilterKey;
+import io.parquetbloom.metadata.ParquetFileMetadata;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.pruning.PruningPlan;
+import io.parquetbloom.pruning.RowGroupPruner;
+import io.parquetbloom.pruning.RowGroupScope;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import io.parquetbloom.table.LakeFile;
+import io.parquetbloom.table.LakeTable;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.RowGroup;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+import static com.google.common.base.Throwables.throwIfUnchecked;
+import static io.parquetbloom.health.ProbeRow.EXCLUDES;
+import static io.parquetbloom.health.ProbeRow.MAY_CONTAIN;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Explains a lookup of one value: runs the pruner a query runs (same plan, same entry point) once per path on its
+ * own, to say what statistics, the bloom filter and the no-match cache each say of every row group, and once with the
+ * session's settings, to say which row groups a query reads.
+ */
+public class LookupProbe
+{
+    private final ParquetMetadataReader metadataReader;
+    private final RowGroupPruner pruner;
+
+    @Inject
+    public LookupProbe(ParquetMetadataReader metadataReader, RowGroupPruner pruner)
+    {
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.pruner = requireNonNull(pruner, "pruner is null");
+    }
+
+    /**
+     * @param planFor the query's plan for {@code column = value} under the given options
+     * @param session the session's options: what a query would do
+     */
+    public List<ProbeRow> probe(LakeTable table, String column, Function<PruningPlan.Options, PruningPlan> planFor, PruningPlan.Options session, Executor executor, ReadStats stats)
+    {
+        PruningPlan query = planFor.apply(session);
+        PruningPlan statistics = planFor.apply(new PruningPlan.Options(true, false, session.maxBloomValues(), false));
+        PruningPlan bloomFilter = planFor.apply(new PruningPlan.Options(false, true, session.maxBloomValues(), false));
+        PruningPlan noMatch = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), true));
+        List<CompletableFuture<List<ProbeRow>>> files = new ArrayList<>();
+        for (LakeFile file : table.files()) {
+            files.add(CompletableFuture.supplyAsync(() -> probeFile(table, file, column, query, statistics, bloomFilter, noMatch, stats), executor));
+        }
+        try {
+            return files.stream().flatMap(file -> file.join().stream()).toList();
+        }
+        catch (CompletionException e) {
+            throwIfUnchecked(e.getCause());
+            throw new RuntimeException(e.getCause());
+        }
+    }
+
+    private List<ProbeRow> probeFile(LakeTable table, LakeFile lakeFile, String column, PruningPlan query, PruningPlan statistics, PruningPlan bloomFilter, PruningPlan noMatch, ReadStats stats)
+    {
+        String path = lakeFile.object().location().toString();
+        Optional<String> partition = FilterHealthScanner.partitionName(table, lakeFile);
+        Map<String, Optional<String>> partitionValues = new LinkedHashMap<>();
+        for (int i = 0; i < table.partitionColumns().size(); i++) {
+            partitionValues.put(table.partitionColumns().get(i).name(), lakeFile.partitionValues().get(i));
+        }
+        if (!query.matchesPartition(partitionValues)) {
+            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("partition")));
+        }
+        ParquetFileMetadata file;
+        try {
+            file = metadataReader.footer(lakeFile.object(), table.name(), stats);
+        }
+        catch (RuntimeException e) {
+            // the split source keeps such a file whole and lets the reader report it
+            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.of("footer unreadable: " + e.getMessage()), Optional.empty(), Optional.empty(), true, Optional.empty()));
+        }
+        Set<Integer> read = survivors(file, query, stats);
+        Set<Integer> statisticsKeep = survivors(file, statistics, stats);
+        Set<Integer> filterKeeps = survivors(file, bloomFilter, stats);
+        Set<Integer> noMatchKeeps = survivors(file, noMatch, stats);
+        List<RowGroup> rowGroups = file.metadata().getParquetMetadata().getRow_groups();
+        List<ProbeRow> rows = new ArrayList<>();
+        for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
+            String statisticsSays = statisticsKeep.contains(ordinal) ? MAY_CONTAIN : EXCLUDES;
+            String filterSays = filterKeeps.contains(ordinal) ? filterKeeps(file, ordinal, column, stats) : EXCLUDES;
+            String noMatchSays = noMatchKeeps.contains(ordinal) ? "nothing recorded" : "no match recorded";
+            Optional<String> skippedBy = read.contains(ordinal) ? Optional.empty() : Optional.of(skippedBy(query.options(), statisticsSays, filterSays, noMatchSays));
+            rows.add(new ProbeRow(path, partition, OptionalInt.of(ordinal), OptionalLong.of(rowGroups.get(ordinal).getNum_rows()),
+                    Optional.of(statisticsSays), Optional.of(filterSays), Optional.of(noMatchSays), read.contains(ordinal), skippedBy));
+        }
+        return rows;
+    }
+
+    private Set<Integer> survivors(ParquetFileMetadata file, PruningPlan plan, ReadStats stats)
+    {
+        return new HashSet<>(pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, stats).rowGroups());
+    }
+
+    /**
+     * Why the filter kept a row group: it may hold the value, or there is no filter it can use.
+     */
+    private String filterKeeps(ParquetFileMetadata file, int ordinal, String column, ReadStats stats)
+    {
+        RowGroup rowGroup = file.metadata().getParquetMetadata().getRow_groups().get(ordinal);
+        for (ColumnChunk chunk : rowGroup.getColumns()) {
+            if (!chunk.isSetMeta_data() || !String.join(".", chunk.getMeta_data().getPath_in_schema()).equalsIgnoreCase(column)) {
+                continue;
+            }
+            if (!chunk.getMeta_data().isSetBloom_filter_offset()) {
+                return "no filter";
+            }
+            BloomFilterKey key = new BloomFilterKey(ordinal, chunk.getMeta_data().getPath_in_schema());
+            try {
+                return switch (metadataReader.filters(file, List.of(key), stats).results().get(key)) {
+                    case null -> "unusable: not found at its offset";
+                    case SplitBlockBloomFilterReader.Result.Usable _ -> MAY_CONTAIN;
+                    case SplitBlockBloomFilterReader.Result.Unusable unusable -> "unusable: " + unusable.reason();
+                };
+            }
+            catch (RuntimeException e) {
+                return "unusable: cannot fetch: " + e.getMessage();
+            }
+        }
+        return "no filter";
+    }
+
+    private static String skippedBy(PruningPlan.Options options, String statistics, String filter, String noMatch)
+    {
+        if (options.statistics() && statistics.equals(EXCLUDES)) {
+            return "statistics";
+        }
+        if (options.noMatchCache() && noMatch.equals("no match recorded")) {
+            return "no-match cache";
+        }
+        if (options.bloomFilters() && filter.equals(EXCLUDES)) {
+            return "bloom filter";
+        }
+        // a value no chunk of the column can store: no row matches, whatever the filters
+        return "no possible match";
+    }
+}
