@@ -124,6 +124,33 @@ final class TestParquetBloomFileOperations
     }
 
     @Test
+    void filterHealthTablesReadFootersAndFiltersOnly()
+    {
+        String catalog = coldCatalog();
+        // every footer with its filters (the tail holds them), never a column chunk
+        assertFileOperations(catalog, "SELECT count(*) FROM \"events$bloom_filters\"",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
+                        .build());
+        // the advice then finds everything in the coordinator's cache
+        assertFileOperations(catalog, "SELECT count(*) FROM \"events$bloom_filter_advice\"", TABLE_LOOKUP);
+        // the probe is checked on the coordinator and runs on the worker its split goes to, through that node's cache
+        String probe = "SELECT count(*) FROM TABLE(%s.system.bloom_probe(schema_name => 'telemetry', table_name => 'events', column_name => 'device_id', value => '%s'))".formatted(catalog, ABSENT);
+        assertFileOperations(catalog, probe,
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
+                        .build());
+        assertFileOperations(catalog, probe,
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .addAll(TABLE_LOOKUP)
+                        .build());
+    }
+
+    @Test
     void presentKey()
     {
         String catalog = coldCatalog();
