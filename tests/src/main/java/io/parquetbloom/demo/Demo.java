@@ -86,10 +86,16 @@ public final class Demo
                 client.createBucket(request -> request.bucket(bucket));
             }
             String tablePrefix = "%s%s/%s/".formatted(rootKey, DemoDataset.SCHEMA, DemoDataset.TABLE);
-            boolean empty = client.listObjectsV2(request -> request.bucket(bucket).prefix(tablePrefix).maxKeys(1)).contents().isEmpty();
-            if (empty) {
+            // hidden from the table (a leading underscore): marks a dataset of the current layout
+            String marker = tablePrefix + "_demo-dataset-v2";
+            boolean current = !client.listObjectsV2(request -> request.bucket(bucket).prefix(marker).maxKeys(1)).contents().isEmpty();
+            if (!current) {
+                for (var object : client.listObjectsV2Paginator(request -> request.bucket(bucket).prefix(tablePrefix)).contents()) {
+                    client.deleteObject(request -> request.bucket(bucket).key(object.key()));
+                }
                 step(3, "generating the demo dataset: %d files x %d row groups x %,d rows into s3://%s/%s".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), bucket, tablePrefix));
                 DemoDataset.write(client, bucket, rootKey, scale, work.resolve("generate"), OUT);
+                client.putObject(request -> request.bucket(bucket).key(marker), software.amazon.awssdk.core.sync.RequestBody.fromString(scale.toString()));
             }
             else {
                 step(3, "dataset already in s3://%s/%s (delete .work/demo/s3 to generate it again)".formatted(bucket, tablePrefix));
@@ -137,8 +143,40 @@ public final class Demo
             }
         }
 
-        // step 6
-        step(6, "Trino is serving catalog lake on http://127.0.0.1:8080");
+        // step 6: the writers' mistakes, found by the advice
+        step(6, "lookups on keys a writer got wrong: serial (filter sized for 1/50 of its values) and session_id (no filter)");
+        List<List<Object>> sample = jdbc.query("SELECT serial, session_id FROM events WHERE device_id = '%s'".formatted(present), Map.of());
+        List<String> serialLookups = List.of((String) sample.getFirst().get(0), DemoDataset.serial(10_000_000_001L), DemoDataset.serial(10_000_000_002L));
+        List<String> sessionLookups = List.of((String) sample.getFirst().get(1), DemoDataset.deviceId(-3), DemoDataset.deviceId(-4));
+        for (int i = 0; i < serialLookups.size(); i++) {
+            for (String sql : List.of(
+                    "SELECT device_id, serial FROM events WHERE serial = '%s'".formatted(serialLookups.get(i)),
+                    "SELECT device_id, session_id FROM events WHERE session_id = '%s'".formatted(sessionLookups.get(i)))) {
+                OUT.printf("%n[demo]   %s%n", sql);
+                for (String mode : List.of("on", "off")) {
+                    // the no-match cache off: what the filters alone do
+                    Map<String, String> session = Map.of("lake.bloom_filter_enabled", Boolean.toString(mode.equals("on")), "lake.no_match_cache_enabled", "false");
+                    long start = System.nanoTime();
+                    List<List<Object>> rows = jdbc.query(sql, session);
+                    long millis = (System.nanoTime() - start) / 1_000_000;
+                    ScanSummary scan = ScanSummary.of(jdbc.metrics(sql, session));
+                    OUT.printf("[demo]   bloom filters %-3s: %d rows in %,d ms | row groups %d, pruned by bloom filter %d, read %d | S3 GETs %d, %,d bytes%n",
+                            mode, rows.size(), millis, scan.rowGroups(), scan.prunedByBloomFilter(), scan.rowGroupsRead(), scan.getRequests(), scan.bytesRead());
+                }
+            }
+        }
+        String adviceSql = "SELECT column_name, verdict, reason, parquet_java_settings FROM \"events$bloom_filter_advice\"";
+        OUT.printf("%n[demo]   %s%n", adviceSql);
+        for (List<Object> row : jdbc.query(adviceSql, Map.of())) {
+            OUT.printf("[demo]     %-15s %s: %s%n", row.get(0), row.get(1), row.get(2));
+            if (row.get(3) != null) {
+                OUT.printf("[demo]     %-15s parquet-java/Spark: %s%n", "", row.get(3));
+            }
+        }
+        OUT.println("[demo]   why a lookup read what it read: SELECT * FROM TABLE(lake.system.bloom_probe(schema_name => 'telemetry', table_name => 'events', column_name => 'serial', value => '...'))");
+
+        // step 7
+        step(7, "Trino is serving catalog lake on http://127.0.0.1:8080");
         OUT.println("[demo]   JDBC:      jdbc:trino://127.0.0.1:8080/lake/telemetry?user=demo");
         OUT.println("[demo]   trino-cli: java -jar trino-cli-476-executable.jar --server http://127.0.0.1:8080 --catalog lake --schema telemetry");
         OUT.println("[demo]   compare:   SET SESSION lake.bloom_filter_enabled = false; EXPLAIN ANALYZE VERBOSE <query> shows the pruning counters");
@@ -164,7 +202,7 @@ public final class Demo
 
     private static void step(int number, String message)
     {
-        OUT.printf("[demo] step %d/6: %s%n", number, message);
+        OUT.printf("[demo] step %d/7: %s%n", number, message);
     }
 
     private static void fail(String step, String cause, Path log)

@@ -1,6 +1,7 @@
 package io.parquetbloom.demo;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
+import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -22,7 +23,9 @@ import static java.util.Objects.requireNonNull;
  * The demo's telemetry table {@code telemetry.events}: {@code device_id} (UUID string), {@code trace_id} (32 hex
  * characters), {@code voltage}, {@code event_timestamp}, Hive-partitioned by {@code year}/{@code month}; row groups
  * of 250,000 rows with bloom filters on {@code device_id} and {@code trace_id} sized for 250,000 distinct values at
- * 1% FPP, ZSTD-compressed like Trino's own writers. Keys are random, so min/max statistics cannot prune them.
+ * 1% FPP, ZSTD-compressed like Trino's own writers. Keys are random, so min/max statistics cannot prune them. The
+ * demo's files also hold two keys a writer got wrong, for {@code "events$bloom_filter_advice"} to find:
+ * {@code serial} with a filter sized for a fiftieth of its values, and {@code session_id} without a filter.
  */
 public final class DemoDataset
 {
@@ -34,6 +37,16 @@ public final class DemoDataset
               required binary trace_id (STRING);
               required double voltage;
               required int64 event_timestamp (TIMESTAMP(MICROS,false));
+            }
+            """);
+    private static final MessageType DEMO_PARQUET_SCHEMA = MessageTypeParser.parseMessageType("""
+            message events {
+              required binary device_id (STRING);
+              required binary trace_id (STRING);
+              required double voltage;
+              required int64 event_timestamp (TIMESTAMP(MICROS,false));
+              required binary serial (STRING);
+              required binary session_id (STRING);
             }
             """);
 
@@ -50,7 +63,7 @@ public final class DemoDataset
     /**
      * One row of {@code telemetry.events} (partition columns aside).
      */
-    public record Event(String deviceId, String traceId, double voltage, long eventTimestampMicros) {}
+    public record Event(String deviceId, String traceId, double voltage, long eventTimestampMicros, String serial, String sessionId) {}
 
     /**
      * Writes one local Parquet file of events: the demo uses parquet-java; the benchmark can use Trino's own writer.
@@ -75,34 +88,53 @@ public final class DemoDataset
     /**
      * parquet-java, ZSTD, plain-encoded keys with bloom filters sized for a row group's rows at 1% FPP.
      */
-    public static final EventFileWriterFactory PARQUET_JAVA = (file, scale) -> {
-        ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(scale.rowsPerRowGroup())
-                .withPageRows(20_000)
-                .withCompression(CompressionCodecName.ZSTD);
-        for (String column : new String[] {"device_id", "trace_id"}) {
-            // unique-ish keys: plain encoding, so the writer keeps the filter
-            options = options.withPlainEncoding(column).withBloomFilter(column, scale.rowsPerRowGroup(), 0.01);
-        }
-        ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, PARQUET_SCHEMA, options);
-        return new EventFileWriter()
-        {
-            @Override
-            public void write(Event event)
-            {
-                writer.write(writer.newRow()
-                        .append("device_id", event.deviceId())
-                        .append("trace_id", event.traceId())
-                        .append("voltage", event.voltage())
-                        .append("event_timestamp", event.eventTimestampMicros()));
-            }
+    public static final EventFileWriterFactory PARQUET_JAVA = parquetJava(false);
 
-            @Override
-            public void close()
-            {
-                writer.close();
+    /**
+     * What {@code ./run demo} writes: {@link #PARQUET_JAVA} plus {@code serial}, its filter undersized 50 times, and
+     * {@code session_id}, a key without a filter.
+     */
+    public static final EventFileWriterFactory DEMO = parquetJava(true);
+
+    private static EventFileWriterFactory parquetJava(boolean writerMistakes)
+    {
+        return (file, scale) -> {
+            ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(scale.rowsPerRowGroup())
+                    .withPageRows(20_000)
+                    .withCompression(CompressionCodecName.ZSTD);
+            for (String column : new String[] {"device_id", "trace_id"}) {
+                // unique-ish keys: plain encoding, so the writer keeps the filter
+                options = options.withPlainEncoding(column).withBloomFilter(column, scale.rowsPerRowGroup(), 0.01);
             }
+            if (writerMistakes) {
+                options = options.withPlainEncoding("serial").withBloomFilter("serial", scale.rowsPerRowGroup() / 50, 0.01)
+                        .withPlainEncoding("session_id");
+            }
+            ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, writerMistakes ? DEMO_PARQUET_SCHEMA : PARQUET_SCHEMA, options);
+            return new EventFileWriter()
+            {
+                @Override
+                public void write(Event event)
+                {
+                    Group row = writer.newRow()
+                            .append("device_id", event.deviceId())
+                            .append("trace_id", event.traceId())
+                            .append("voltage", event.voltage())
+                            .append("event_timestamp", event.eventTimestampMicros());
+                    if (writerMistakes) {
+                        row.append("serial", event.serial()).append("session_id", event.sessionId());
+                    }
+                    writer.write(row);
+                }
+
+                @Override
+                public void close()
+                {
+                    writer.close();
+                }
+            };
         };
-    };
+    }
 
     private DemoDataset() {}
 
@@ -117,7 +149,7 @@ public final class DemoDataset
 
     public static void write(S3Client s3, String bucket, String rootKey, Scale scale, Path workDirectory, PrintStream progress)
     {
-        write(s3, bucket, rootKey, scale, 0, PARQUET_JAVA, workDirectory, progress);
+        write(s3, bucket, rootKey, scale, 0, DEMO, workDirectory, progress);
     }
 
     /**
@@ -131,6 +163,11 @@ public final class DemoDataset
 
     public static final int HOT_FILES = 3;
 
+    public static String serial(long number)
+    {
+        return "SN-%010d".formatted(number);
+    }
+
     /**
      * @param hotDevices how many {@link #hotDeviceId hot devices} to place in the first files (0 for none)
      */
@@ -141,6 +178,8 @@ public final class DemoDataset
         long written = 0;
         long start = System.nanoTime();
         SplittableRandom random = new SplittableRandom(2026);
+        // a stream of its own, so that the other columns are the same whether or not a writer stores these
+        SplittableRandom serials = new SplittableRandom(2027);
         for (int file = 0; file < scale.files(); file++) {
             int year = 2025 + file / 12;
             int month = file % 12 + 1;
@@ -157,7 +196,9 @@ public final class DemoDataset
                                 hot ? hotDeviceId((row / 40) % hotDevices) : deviceId(random.nextInt(scale.devices())),
                                 HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextLong()),
                                 Math.round(random.nextDouble(200, 250) * 100) / 100.0,
-                                monthStartMicros + random.nextLong(27L * 24 * 3600 * 1_000_000)));
+                                monthStartMicros + random.nextLong(27L * 24 * 3600 * 1_000_000),
+                                serial(serials.nextLong(10_000_000_000L)),
+                                new UUID(serials.nextLong(), serials.nextLong()).toString()));
                         written++;
                         if (written % 200_000 == 0 || written == totalRows) {
                             printProgress(progress, written, totalRows, start);
