@@ -222,7 +222,9 @@ public class FilterHealthScanner
     private static Optional<String> logicalType(MessageType schema, List<String> path)
     {
         try {
-            LogicalTypeAnnotation annotation = schema.getColumnDescription(path.toArray(String[]::new)).getPrimitiveType().getLogicalTypeAnnotation();
+            // trino-parquet's schema has the field names in lower case
+            String[] lowerCase = path.stream().map(name -> name.toLowerCase(Locale.ROOT)).toArray(String[]::new);
+            LogicalTypeAnnotation annotation = schema.getColumnDescription(lowerCase).getPrimitiveType().getLogicalTypeAnnotation();
             return Optional.ofNullable(annotation).map(LogicalTypeAnnotation::toString);
         }
         catch (RuntimeException e) {

@@ -128,6 +128,8 @@ final class TestBloomFilterHealth
         for (MaterializedRow row : rows.getMaterializedRows()) {
             String column = (String) row.getField(3);
             boolean hasFilter = (Boolean) row.getField(8);
+            assertThat(row.getField(4)).isEqualTo(column.equals("seq") ? "INT64" : "BYTE_ARRAY");
+            assertThat(row.getField(5)).isEqualTo(column.equals("seq") ? null : "STRING");
             assertThat(row.getField(6)).isEqualTo((long) ROWS_PER_ROW_GROUP);
             assertThat(row.getField(7)).isEqualTo(0L);
             assertThat((String) row.getField(14)).startsWith("parquet-mr");
