@@ -148,7 +148,21 @@ final class ColumnAccumulator
                 maxValuesPerPartition,
                 maxValuesPerRowGroup,
                 median(rowGroupFilterBytes),
-                overlap == null ? OptionalDouble.empty() : overlap.overlap());
+                overlap());
+    }
+
+    private OptionalDouble overlap()
+    {
+        if (overlap == null) {
+            return OptionalDouble.empty();
+        }
+        try {
+            return overlap.overlap();
+        }
+        catch (RuntimeException e) {
+            // statistics a comparator cannot order (a writer's odd min/max) say nothing about clustering
+            return OptionalDouble.empty();
+        }
     }
 
     private static OptionalDouble median(List<Double> values)

@@ -248,18 +248,17 @@ public class FilterHealthScanner
         Map<String, Range> ranges = new HashMap<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             for (ColumnChunkMetadata chunk : blocks.get(ordinal).columns()) {
-                Statistics<?> statistics;
                 try {
-                    statistics = chunk.getStatistics();
+                    Statistics<?> statistics = chunk.getStatistics();
+                    if (statistics == null || statistics.isEmpty() || !statistics.hasNonNullValue()) {
+                        continue;
+                    }
+                    ranges.put(ordinal + "/" + chunk.getPath().toDotString().toLowerCase(Locale.ROOT),
+                            new Range(chunk.getPrimitiveType().getPrimitiveTypeName().name(), statistics.comparator(), statistics.genericGetMin(), statistics.genericGetMax()));
                 }
                 catch (RuntimeException e) {
-                    continue;
+                    // statistics that cannot be read leave this chunk out of the clustering measure
                 }
-                if (statistics == null || statistics.isEmpty() || !statistics.hasNonNullValue()) {
-                    continue;
-                }
-                ranges.put(ordinal + "/" + chunk.getPath().toDotString().toLowerCase(Locale.ROOT),
-                        new Range(chunk.getPrimitiveType().getPrimitiveTypeName().name(), statistics.comparator(), statistics.genericGetMin(), statistics.genericGetMax()));
             }
         }
         return ranges;

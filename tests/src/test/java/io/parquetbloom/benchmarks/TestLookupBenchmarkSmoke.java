@@ -21,9 +21,14 @@ final class TestLookupBenchmarkSmoke
         LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke"});
         List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
         Set<String> workloads = results.stream().map(LookupBenchmark.Result::workload).collect(Collectors.toSet());
-        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "join_dynamic_filter", "range_control", "full_scan", "concurrency");
-        // 7 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, and concurrency for ours and Hive
-        assertThat(results).hasSize(7 * 3 * 3 + 2);
+        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "join_dynamic_filter", "range_control", "full_scan", "filter_advice", "concurrency");
+        // 7 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, the advice on ours, and
+        // concurrency for ours and Hive
+        assertThat(results).hasSize(7 * 3 * 3 + 3 + 2);
+        // the advice reads every tail cold, nothing warm, and never schedules a split
+        assertThat(result(results, "filter_advice", "cold").gets()).isPositive();
+        assertThat(result(results, "filter_advice", "warm").gets()).isZero();
+        assertThat(result(results, "filter_advice", "warm").filesScheduled()).isZero();
         // the same absent key again: the coordinator's cache answers (filters, and no-match facts for any false
         // positive of the first run), no object is read and no file is scheduled
         LookupBenchmark.Result repeatAbsent = result(results, "absent_key", "repeat");
