@@ -1,5 +1,6 @@
 package io.parquetbloom.connector;
 
+import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
 import io.trino.spi.connector.Connector;
@@ -10,6 +11,7 @@ import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.function.FunctionProvider;
 import io.trino.spi.function.table.ConnectorTableFunction;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
@@ -29,6 +31,7 @@ public class ParquetBloomConnector
     private final ParquetBloomSessionProperties sessionProperties;
     private final BloomProbeFunction bloomProbe;
     private final BloomProbeProcessorProvider functionProvider;
+    private final Set<Procedure> procedures;
 
     @Inject
     public ParquetBloomConnector(
@@ -38,8 +41,10 @@ public class ParquetBloomConnector
             ParquetBloomPageSourceProvider pageSourceProvider,
             ParquetBloomSessionProperties sessionProperties,
             BloomProbeFunction bloomProbe,
-            BloomProbeProcessorProvider functionProvider)
+            BloomProbeProcessorProvider functionProvider,
+            Set<Procedure> procedures)
     {
+        this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
         this.bloomProbe = requireNonNull(bloomProbe, "bloomProbe is null");
         this.functionProvider = requireNonNull(functionProvider, "functionProvider is null");
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
@@ -89,6 +94,12 @@ public class ParquetBloomConnector
     public List<PropertyMetadata<?>> getSessionProperties()
     {
         return sessionProperties.getSessionProperties();
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures;
     }
 
     @Override

@@ -41,7 +41,8 @@ public class ParquetBloomConnectorFactory
                 new ConnectorContextModule(catalogName, context),
                 new MBeanModule(),
                 new MBeanServerModule(),
-                new ConnectorObjectNameGeneratorModule("io.parquetbloom", "trino.plugin.parquet_bloom"),
+                // no underscore in the domain: Trino's OpenMetrics endpoint cannot serve such names
+                new ConnectorObjectNameGeneratorModule("io.parquetbloom", "trino.plugin.parquetbloom"),
                 new ParquetBloomModule());
 
         Injector injector = app

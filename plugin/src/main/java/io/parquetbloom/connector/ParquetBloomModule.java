@@ -17,19 +17,23 @@ import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.NoMatchCache;
 import io.parquetbloom.pruning.PruningConfig;
+import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.s3.S3ClientProvider;
 import io.parquetbloom.s3.S3Config;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3Stats;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.ParquetTypeMapping;
 import io.parquetbloom.table.TableSchemaReader;
+import io.trino.spi.procedure.Procedure;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.util.concurrent.ExecutorService;
 
+import static com.google.inject.multibindings.Multibinder.newSetBinder;
 import static io.airlift.bootstrap.ClosingBinder.closingBinder;
 import static io.airlift.configuration.ConfigBinder.configBinder;
 import static java.util.concurrent.Executors.newThreadPerTaskExecutor;
@@ -52,6 +56,8 @@ public class ParquetBloomModule
         binder.bind(S3ClientProvider.class).in(Scopes.SINGLETON);
         binder.bind(S3Client.class).toProvider(S3ClientProvider.class).in(Scopes.SINGLETON);
         binder.bind(S3ObjectStore.class).in(Scopes.SINGLETON);
+        binder.bind(S3Stats.class).in(Scopes.SINGLETON);
+        newExporter(binder).export(S3Stats.class).withGeneratedName();
         binder.bind(LakeTables.class).in(Scopes.SINGLETON);
         binder.bind(TableSchemaReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetMetadataCache.class).in(Scopes.SINGLETON);
@@ -63,6 +69,8 @@ public class ParquetBloomModule
         binder.bind(ParquetTypeMapping.class).in(Scopes.SINGLETON);
         binder.bind(FileColumnResolver.class).in(Scopes.SINGLETON);
         binder.bind(RowGroupPruner.class).in(Scopes.SINGLETON);
+        binder.bind(PruningTotals.class).in(Scopes.SINGLETON);
+        newExporter(binder).export(PruningTotals.class).withGeneratedName();
         binder.bind(FilterHealthScanner.class).in(Scopes.SINGLETON);
         binder.bind(LookupProbe.class).in(Scopes.SINGLETON);
         binder.bind(QueryShareWindow.class).in(Scopes.SINGLETON);
@@ -76,6 +84,8 @@ public class ParquetBloomModule
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(BloomProbeFunction.class).in(Scopes.SINGLETON);
         binder.bind(BloomProbeProcessorProvider.class).in(Scopes.SINGLETON);
+        binder.bind(MetadataCacheFlusher.class).in(Scopes.SINGLETON);
+        newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
     }
 
     @Provides

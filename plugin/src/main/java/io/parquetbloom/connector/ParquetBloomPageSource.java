@@ -5,6 +5,7 @@ import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningStats;
+import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.plugin.base.metrics.LongCount;
@@ -44,12 +45,15 @@ public class ParquetBloomPageSource
     private long completedPositions;
     private int currentRowGroup = -1;
     private boolean closed;
+    private boolean counted;
 
     /**
      * @param reader empty when no row group can match: the source is finished without reading data
      * @param rowGroups the row groups the reader returns, in its order
      * @param conversions reader channels holding unsigned integers, to convert
      */
+    private final PruningTotals totals;
+
     public ParquetBloomPageSource(
             String path,
             Optional<ParquetReader> reader,
@@ -59,8 +63,10 @@ public class ParquetBloomPageSource
             int[] channels,
             Block[] constants,
             PruningStats pruningStats,
-            ReadStats readStats)
+            ReadStats readStats,
+            PruningTotals totals)
     {
+        this.totals = requireNonNull(totals, "totals is null");
         this.cacheStats = readStats.cache();
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
@@ -144,6 +150,11 @@ public class ParquetBloomPageSource
     @Override
     public void close()
     {
+        if (!counted) {
+            // once per split, when its counts are final
+            counted = true;
+            totals.add(pruningStats);
+        }
         if (closed) {
             return;
         }

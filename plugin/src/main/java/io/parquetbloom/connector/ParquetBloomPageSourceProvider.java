@@ -13,6 +13,7 @@ import io.parquetbloom.pruning.NoMatchCache;
 import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.pruning.PruningStats;
+import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.pruning.RowGroupScope;
 import io.parquetbloom.pruning.RowGroupSelection;
@@ -94,6 +95,9 @@ public class ParquetBloomPageSourceProvider
     private final ParquetReaderOptions readerOptions;
     private final Executor columnReadExecutor;
 
+    private final MetadataCacheFlusher flusher;
+    private final PruningTotals totals;
+
     @Inject
     public ParquetBloomPageSourceProvider(
             S3ObjectStore store,
@@ -101,8 +105,12 @@ public class ParquetBloomPageSourceProvider
             NoMatchCache noMatchCache,
             FileColumnResolver resolver,
             RowGroupPruner pruner,
-            @ForParquetBloomColumnReads ExecutorService columnReadExecutor)
+            @ForParquetBloomColumnReads ExecutorService columnReadExecutor,
+            MetadataCacheFlusher flusher,
+            PruningTotals totals)
     {
+        this.totals = requireNonNull(totals, "totals is null");
+        this.flusher = requireNonNull(flusher, "flusher is null");
         this.columnReadExecutor = requireNonNull(columnReadExecutor, "columnReadExecutor is null");
         this.store = requireNonNull(store, "store is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
@@ -128,6 +136,7 @@ public class ParquetBloomPageSourceProvider
             DynamicFilter dynamicFilter)
     {
         ParquetBloomSplit split = (ParquetBloomSplit) connectorSplit;
+        flusher.observe(split.metadataCacheFlush());
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
         List<ParquetBloomColumnHandle> columns = columnHandles.stream().map(ParquetBloomColumnHandle.class::cast).collect(ImmutableList.toImmutableList());
         ReadStats readStats = new ReadStats();
@@ -243,7 +252,7 @@ public class ParquetBloomPageSourceProvider
             }
             throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot open Parquet file %s: %s".formatted(split.path(), e.getMessage()), e);
         }
-        return new ParquetBloomPageSource(split.path(), Optional.of(reader), readRowGroups, conversions, noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, readStats);
+        return new ParquetBloomPageSource(split.path(), Optional.of(reader), readRowGroups, conversions, noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, readStats, totals);
     }
 
     /**
@@ -345,8 +354,8 @@ public class ParquetBloomPageSourceProvider
         return builder.build();
     }
 
-    private static ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, ReadStats readStats)
+    private ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, ReadStats readStats)
     {
-        return new ParquetBloomPageSource(split.path(), Optional.empty(), List.of(), Map.of(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, readStats);
+        return new ParquetBloomPageSource(split.path(), Optional.empty(), List.of(), Map.of(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, readStats, totals);
     }
 }

@@ -18,8 +18,9 @@ import static java.util.Objects.requireNonNull;
  *
  * @param partitionValues raw partition folder values by partition column; empty for the default (NULL) partition
  * @param rowGroups the row groups that survived pruning on the coordinator (ordinals); empty when it did not prune
+ * @param metadataCacheFlush the coordinator's latest {@code flush_metadata_cache}, for the worker to apply
  */
-public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups)
+public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups, long metadataCacheFlush)
         implements ConnectorSplit
 {
     private static final int INSTANCE_SIZE = instanceSize(ParquetBloomSplit.class);

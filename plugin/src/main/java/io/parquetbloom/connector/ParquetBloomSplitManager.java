@@ -8,6 +8,7 @@ import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.PruningPlan;
+import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
@@ -47,10 +48,14 @@ public class ParquetBloomSplitManager
     private final ExecutorService executor;
     private final int concurrency;
     private final QueryShareWindow queryWindow;
+    private final MetadataCacheFlusher flusher;
+    private final PruningTotals totals;
 
     @Inject
-    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow)
+    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow, MetadataCacheFlusher flusher, PruningTotals totals)
     {
+        this.totals = requireNonNull(totals, "totals is null");
+        this.flusher = requireNonNull(flusher, "flusher is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
@@ -91,7 +96,9 @@ public class ParquetBloomSplitManager
                 concurrency,
                 metadataReader,
                 pruner,
-                metadata.requestStats());
+                metadata.requestStats(),
+                flusher.epoch(),
+                totals);
     }
 
     @Override

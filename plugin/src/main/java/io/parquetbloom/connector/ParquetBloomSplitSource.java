@@ -8,6 +8,7 @@ import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.pruning.PruningStats;
+import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.pruning.RowGroupScope;
 import io.parquetbloom.pruning.RowGroupSelection;
@@ -92,6 +93,9 @@ final class ParquetBloomSplitSource
 
     private record Planning(ListenableFutureTask<List<ConnectorSplit>> task, CompletableFuture<List<ConnectorSplit>> result) {}
 
+    private final long metadataCacheFlush;
+    private final PruningTotals totals;
+
     ParquetBloomSplitSource(
             List<PlannedFile> files,
             TupleDomain<ParquetBloomColumnHandle> tableConstraint,
@@ -102,8 +106,12 @@ final class ParquetBloomSplitSource
             int window,
             ParquetMetadataReader metadataReader,
             RowGroupPruner pruner,
-            S3RequestStats planningStats)
+            S3RequestStats planningStats,
+            long metadataCacheFlush,
+            PruningTotals totals)
     {
+        this.totals = requireNonNull(totals, "totals is null");
+        this.metadataCacheFlush = metadataCacheFlush;
         this.files = List.copyOf(requireNonNull(files, "files is null"));
         this.tableConstraint = requireNonNull(tableConstraint, "tableConstraint is null");
         this.plan = requireNonNull(plan, "plan is null");
@@ -126,6 +134,7 @@ final class ParquetBloomSplitSource
             if (plan.none()) {
                 // nothing can match: neither what is planned nor what is left
                 filesPruned.addAndGet(files.size() - next);
+                totals.addFilesPruned(files.size() - next);
                 next = files.size();
                 ready.clear();
                 cancelInFlight();
@@ -231,14 +240,17 @@ final class ParquetBloomSplitSource
         try {
             if (plan.none()) {
                 filesPruned.incrementAndGet();
+                totals.addFilesPruned(1);
                 return ImmutableList.of();
             }
             ParquetFileMetadata file = metadataReader.footer(object, plan.table(), pruningReads);
             RowGroupSelection selection = pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, pruningReads);
             pruningStats.add(selection.stats());
+            totals.add(selection.stats());
             List<Integer> survivors = selection.rowGroups();
             if (survivors.isEmpty()) {
                 filesPruned.incrementAndGet();
+                totals.addFilesPruned(1);
                 return ImmutableList.of();
             }
             return splitsOf(planned, file.blocks(), survivors);
@@ -249,6 +261,7 @@ final class ParquetBloomSplitSource
                 return ImmutableList.of();
             }
             filesFailedOpen.incrementAndGet();
+            totals.addFileFailedOpen();
             return unprunedSplits(planned);
         }
     }
@@ -285,10 +298,10 @@ final class ParquetBloomSplitSource
         return splits.build();
     }
 
-    private static ParquetBloomSplit split(PlannedFile planned, long start, long length, Optional<List<Integer>> rowGroups)
+    private ParquetBloomSplit split(PlannedFile planned, long start, long length, Optional<List<Integer>> rowGroups)
     {
         S3ObjectInfo object = planned.file().object();
-        return new ParquetBloomSplit(object.location().toString(), object.size(), object.etag(), start, length, planned.partitionValues(), rowGroups);
+        return new ParquetBloomSplit(object.location().toString(), object.size(), object.etag(), start, length, planned.partitionValues(), rowGroups, metadataCacheFlush);
     }
 
     @Override

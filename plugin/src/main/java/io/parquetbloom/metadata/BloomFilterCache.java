@@ -17,6 +17,7 @@ public class BloomFilterCache
 {
     // an SBBF FPP of 0.042%
     private static final int MIN_CACHED_BITS_PER_VALUE = 20;
+    static final String KIND = "bloom_filter";
 
     /**
      * What the cache knows of a chunk's filter: a result, or that the writer made none.
@@ -43,7 +44,7 @@ public class BloomFilterCache
     @Inject
     public BloomFilterCache(ParquetMetadataCache budget)
     {
-        this.filters = budget.region("bloom_filter", Cached.class, (key, cached) -> switch (cached) {
+        this.filters = budget.region(KIND, Cached.class, Key::file, (key, cached) -> switch (cached) {
             case Cached.Filter(SplitBlockBloomFilterReader.Result.Usable usable) -> usable.filter().getRetainedSizeInBytes() + 64 + 2L * key.file().location().length();
             default -> 256 + 2L * key.file().location().length();
         });

@@ -13,12 +13,14 @@ public class FooterCache
 {
     private final ParquetMetadataCache.Region<FileKey, ParquetFileMetadata> footers;
 
+    static final String KIND = "footer";
+
     @Inject
     public FooterCache(ParquetMetadataCache budget)
     {
         // the parsed Thrift objects take a few times the serialized footer
-        this.footers = budget.region("footer", ParquetFileMetadata.class,
-                (key, file) -> 2L * key.location().length() + file.tail().length + 3L * file.footerLength() + 4096);
+        this.footers = budget.region(KIND, ParquetFileMetadata.class, key -> key,
+                (FileKey key, ParquetFileMetadata file) -> 2L * key.location().length() + file.tail().length + 3L * file.footerLength() + 4096);
     }
 
     public Optional<ParquetFileMetadata> getIfPresent(FileKey key)

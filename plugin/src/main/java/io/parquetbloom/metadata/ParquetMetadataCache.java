@@ -6,9 +6,12 @@ import com.google.inject.Inject;
 import io.trino.cache.EvictableCacheBuilder;
 import org.weakref.jmx.Managed;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToLongBiFunction;
 
@@ -45,9 +48,30 @@ public class ParquetMetadataCache
      *
      * @param weigher bytes an entry costs, its key included
      */
-    public <K, V> Region<K, V> region(String kind, Class<V> valueType, ToLongBiFunction<K, V> weigher)
+    public <K, V> Region<K, V> region(String kind, Class<V> valueType, Function<K, FileKey> fileOf, ToLongBiFunction<K, V> weigher)
     {
-        return new Region<>(kind, valueType, weigher);
+        return new Region<>(kind, valueType, fileOf, weigher);
+    }
+
+    /**
+     * Drops every entry (footers, filters, no-match facts) of the files {@code files} selects.
+     *
+     * @return the entries dropped
+     */
+    public long invalidate(Predicate<FileKey> files)
+    {
+        List<Key> matching = cache.asMap().keySet().stream()
+                .filter(key -> files.test(key.region().fileOf(key.key())))
+                .toList();
+        cache.invalidateAll(matching);
+        return matching.size();
+    }
+
+    public long invalidateAll()
+    {
+        long entries = cache.size();
+        cache.invalidateAll();
+        return entries;
     }
 
     public final class Region<K, V>
@@ -55,9 +79,11 @@ public class ParquetMetadataCache
         private final String kind;
         private final Class<V> valueType;
         private final ToLongBiFunction<K, V> weigher;
+        private final Function<K, FileKey> fileOf;
 
-        private Region(String kind, Class<V> valueType, ToLongBiFunction<K, V> weigher)
+        private Region(String kind, Class<V> valueType, Function<K, FileKey> fileOf, ToLongBiFunction<K, V> weigher)
         {
+            this.fileOf = requireNonNull(fileOf, "fileOf is null");
             this.kind = requireNonNull(kind, "kind is null");
             this.valueType = requireNonNull(valueType, "valueType is null");
             this.weigher = requireNonNull(weigher, "weigher is null");
@@ -102,6 +128,13 @@ public class ParquetMetadataCache
             return kind;
         }
 
+        FileKey fileOf(Object key)
+        {
+            @SuppressWarnings("unchecked")
+            K typedKey = (K) key;
+            return fileOf.apply(typedKey);
+        }
+
         long weigh(Object key, Object value)
         {
             @SuppressWarnings("unchecked")
@@ -136,6 +169,32 @@ public class ParquetMetadataCache
     public long getEntries()
     {
         return cache.size();
+    }
+
+    @Managed
+    public long getFooterEntries()
+    {
+        return entries(FooterCache.KIND);
+    }
+
+    @Managed
+    public long getBloomFilterEntries()
+    {
+        return entries(BloomFilterCache.KIND);
+    }
+
+    /**
+     * Facts of the pruning layer's no-match cache, which shares this budget.
+     */
+    @Managed
+    public long getNoMatchEntries()
+    {
+        return entries("no_match");
+    }
+
+    private long entries(String kind)
+    {
+        return cache.asMap().keySet().stream().filter(key -> key.region().kind.equals(kind)).count();
     }
 
     @Managed

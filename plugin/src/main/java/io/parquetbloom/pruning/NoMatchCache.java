@@ -23,7 +23,7 @@ public class NoMatchCache
     public NoMatchCache(ParquetMetadataCache budget)
     {
         // the domain may be shared by several entries; counting it for each errs on the safe side
-        this.facts = budget.region("no_match", Boolean.class, (key, _) -> 128 + 2L * key.file().location().length() + key.domain().getRetainedSizeInBytes());
+        this.facts = budget.region("no_match", Boolean.class, Key::file, (key, _) -> 128 + 2L * key.file().location().length() + key.domain().getRetainedSizeInBytes());
     }
 
     /**

@@ -102,34 +102,44 @@ public final class PruningStats
         bloomFilterBytesRead += bytes;
     }
 
-    public long rowGroupsTotal()
+    public synchronized long rowGroupsTotal()
     {
         return rowGroupsTotal;
     }
 
-    public long rowGroupsPrunedByStatistics()
+    public synchronized long rowGroupsPrunedByStatistics()
     {
         return rowGroupsPrunedByStatistics;
     }
 
-    public long rowGroupsPrunedByBloomFilter()
+    public synchronized long rowGroupsPrunedByBloomFilter()
     {
         return rowGroupsPrunedByBloomFilter;
     }
 
-    public long statisticsUnusable()
+    public synchronized long statisticsUnusable()
     {
         return statisticsUnusable;
     }
 
-    public long bloomFiltersUnusable()
+    public synchronized long bloomFiltersUnusable()
     {
         return bloomFiltersUnusable;
     }
 
-    public long bloomFilterBytesRead()
+    public synchronized long bloomFilterBytesRead()
     {
         return bloomFilterBytesRead;
+    }
+
+    public synchronized long rowGroupsPrunedByNoMatchCache()
+    {
+        return rowGroupsPrunedByNoMatchCache;
+    }
+
+    public synchronized long rowGroupsRead()
+    {
+        return rowGroupsRead;
     }
 
     public synchronized Map<String, Metric<?>> toMetrics()

@@ -17,10 +17,12 @@ final class AttemptRecorder
         implements MetricPublisher
 {
     private final S3RequestStats stats;
+    private final S3Stats nodeStats;
 
-    AttemptRecorder(S3RequestStats stats)
+    AttemptRecorder(S3RequestStats stats, S3Stats nodeStats)
     {
         this.stats = requireNonNull(stats, "stats is null");
+        this.nodeStats = requireNonNull(nodeStats, "nodeStats is null");
     }
 
     @Override
@@ -38,6 +40,7 @@ final class AttemptRecorder
             }
         }
         stats.recordAttempts(retries, throttled, failed);
+        nodeStats.recordAttempts(retries, throttled, failed);
     }
 
     @Override

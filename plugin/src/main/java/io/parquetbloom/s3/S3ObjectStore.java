@@ -41,22 +41,24 @@ public class S3ObjectStore
 {
     private final S3Client client;
     private final Optional<SseCustomerKey> customerKey;
+    private final S3Stats nodeStats;
 
     @Inject
-    public S3ObjectStore(S3Client client, S3Config config)
+    public S3ObjectStore(S3Client client, S3Config config, S3Stats nodeStats)
     {
-        this(client, config.getSseCustomerKey().map(SseCustomerKey::of));
+        this(client, config.getSseCustomerKey().map(SseCustomerKey::of), nodeStats);
     }
 
     public S3ObjectStore(S3Client client)
     {
-        this(client, Optional.empty());
+        this(client, Optional.empty(), new S3Stats());
     }
 
-    private S3ObjectStore(S3Client client, Optional<SseCustomerKey> customerKey)
+    private S3ObjectStore(S3Client client, Optional<SseCustomerKey> customerKey, S3Stats nodeStats)
     {
         this.client = requireNonNull(client, "client is null");
         this.customerKey = requireNonNull(customerKey, "customerKey is null");
+        this.nodeStats = requireNonNull(nodeStats, "nodeStats is null");
     }
 
     /**
@@ -148,15 +150,17 @@ public class S3ObjectStore
                 .prefix(folder.key())
                 .startAfter(startAfter)
                 .continuationToken(continuationToken)
-                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats)));
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
         if (delimited) {
             request.delimiter("/");
         }
         try {
             stats.recordList();
+            nodeStats.recordList();
             return client.listObjectsV2(request.build());
         }
         catch (SdkException e) {
+            nodeStats.recordFailure();
             throw translate("list", folder, e);
         }
     }
@@ -176,7 +180,7 @@ public class S3ObjectStore
                 .bucket(location.bucket())
                 .key(location.key())
                 .range("bytes=%d-%d".formatted(position, position + length - 1))
-                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats)));
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
         if (object.hasEtag()) {
             request.ifMatch(quoted(object.etag()));
         }
@@ -191,6 +195,8 @@ public class S3ObjectStore
         }
         catch (SdkException e) {
             stats.recordGet(0);
+            nodeStats.recordGet(0);
+            nodeStats.recordFailure();
             if (e instanceof AwsServiceException service && service.statusCode() == 412) {
                 throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object %s changed while the query ran: it no longer has the ETag %s it was listed with; run the query again (with metadata.listing-cache-ttl set, once the cached listing has expired)".formatted(location, object.etag()), e);
             }
@@ -200,6 +206,7 @@ public class S3ObjectStore
             throw translate("read", location, e);
         }
         stats.recordGet(bytes.length);
+        nodeStats.recordGet(bytes.length);
         if (bytes.length != length) {
             throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Short read of %s: asked for %d bytes at %d, got %d (the object is shorter than its metadata says)".formatted(location, length, position, bytes.length));
         }

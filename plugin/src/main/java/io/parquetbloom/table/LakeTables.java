@@ -27,6 +27,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
@@ -108,6 +109,24 @@ public class LakeTables
             }
             return findFolder(schemaFolder.get(), name.getTableName(), stats).map(S3Location::asPrefix);
         });
+    }
+
+    /**
+     * The schema's folder, found with one delimited listing of the root.
+     */
+    public Optional<S3Location> findSchema(String schema, S3RequestStats stats)
+    {
+        return findFolder(root, schema, stats).map(S3Location::asPrefix);
+    }
+
+    /**
+     * Forgets the cached folders and listings of the tables {@code tables} selects (with
+     * {@code metadata.listing-cache-ttl}; without it nothing is cached).
+     */
+    public void flushListings(Predicate<SchemaTableName> tables)
+    {
+        locations.ifPresent(cache -> cache.invalidateAll(cache.asMap().keySet().stream().filter(tables).toList()));
+        listings.ifPresent(cache -> cache.invalidateAll(cache.asMap().keySet().stream().filter(tables).toList()));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import io.airlift.slice.Slices;
 import io.parquetbloom.pruning.PruningPlan;
+import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
@@ -141,7 +142,9 @@ final class TestParquetBloomSplitSource
                 WINDOW,
                 metadata.reader(),
                 metadata.pruner(),
-                new S3RequestStats());
+                new S3RequestStats(),
+                0,
+                new PruningTotals());
     }
 
     private static long metric(ParquetBloomSplitSource source, String name)

@@ -3,6 +3,7 @@ package io.parquetbloom.metadata;
 import io.airlift.units.DataSize;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,8 +18,8 @@ final class TestParquetMetadataCache
     void regionsShareOneBudget()
     {
         ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig().setMetadataCacheMaxSize(DataSize.ofBytes(1_000_000)));
-        ParquetMetadataCache.Region<Integer, String> big = budget.region("big", String.class, (_, _) -> 10_000);
-        ParquetMetadataCache.Region<Integer, Long> small = budget.region("small", Long.class, (_, _) -> 100);
+        ParquetMetadataCache.Region<Integer, String> big = budget.region("big", String.class, TestParquetMetadataCache::file, (_, _) -> 10_000);
+        ParquetMetadataCache.Region<Integer, Long> small = budget.region("small", Long.class, TestParquetMetadataCache::file, (_, _) -> 100);
         for (int i = 0; i < 5; i++) {
             big.putIfAbsent(i, "value-" + i);
         }
@@ -41,7 +42,7 @@ final class TestParquetMetadataCache
     void loadsOnceAndKeepsTheFirstValue()
     {
         ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig());
-        ParquetMetadataCache.Region<String, String> region = budget.region("footer", String.class, (_, _) -> 1);
+        ParquetMetadataCache.Region<String, String> region = budget.region("footer", String.class, TestParquetMetadataCache::file, (_, _) -> 1);
         AtomicInteger loads = new AtomicInteger();
         assertThat(region.get("a", () -> "first-" + loads.incrementAndGet())).isEqualTo("first-1");
         assertThat(region.get("a", () -> "first-" + loads.incrementAndGet())).isEqualTo("first-1");
@@ -55,12 +56,42 @@ final class TestParquetMetadataCache
     void sizeZeroKeepsNothing()
     {
         ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig().setMetadataCacheMaxSize(DataSize.ofBytes(0)));
-        ParquetMetadataCache.Region<String, String> region = budget.region("footer", String.class, (_, _) -> 1);
+        ParquetMetadataCache.Region<String, String> region = budget.region("footer", String.class, TestParquetMetadataCache::file, (_, _) -> 1);
         AtomicInteger loads = new AtomicInteger();
         assertThat(region.get("a", () -> "v" + loads.incrementAndGet())).isEqualTo("v1");
         assertThat(region.get("a", () -> "v" + loads.incrementAndGet())).isEqualTo("v2");
         region.putIfAbsent("b", "x");
         assertThat(region.getIfPresent("b")).isEmpty();
         assertThat(budget.getWeight()).isZero();
+    }
+
+    @Test
+    void invalidatesTheEntriesOfSelectedFiles()
+    {
+        ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig());
+        ParquetMetadataCache.Region<String, String> footers = budget.region(FooterCache.KIND, String.class, TestParquetMetadataCache::file, (_, _) -> 1);
+        ParquetMetadataCache.Region<String, String> filters = budget.region(BloomFilterCache.KIND, String.class, TestParquetMetadataCache::file, (_, _) -> 1);
+        for (String key : List.of("events/a", "events/b", "devices/a")) {
+            footers.putIfAbsent(key, "footer");
+            filters.putIfAbsent(key, "filter");
+        }
+        assertThat(budget.getFooterEntries()).isEqualTo(3);
+        assertThat(budget.getBloomFilterEntries()).isEqualTo(3);
+        assertThat(budget.getNoMatchEntries()).isZero();
+
+        // one table's files, every kind of entry
+        assertThat(budget.invalidate(file -> file.location().startsWith("s3://lake/events/"))).isEqualTo(4);
+        assertThat(footers.getIfPresent("events/a")).isEmpty();
+        assertThat(filters.getIfPresent("events/b")).isEmpty();
+        assertThat(footers.getIfPresent("devices/a")).contains("footer");
+        assertThat(filters.getIfPresent("devices/a")).contains("filter");
+
+        assertThat(budget.invalidateAll()).isEqualTo(2);
+        assertThat(budget.getEntries()).isZero();
+    }
+
+    private static FileKey file(Object key)
+    {
+        return new FileKey("s3://lake/" + key, 100, "etag");
     }
 }

@@ -178,7 +178,7 @@ public final class Demo
         // step 7
         step(7, "Trino is serving catalog lake on http://127.0.0.1:8080");
         OUT.println("[demo]   JDBC:      jdbc:trino://127.0.0.1:8080/lake/telemetry?user=demo");
-        OUT.println("[demo]   trino-cli: java -jar trino-cli-476-executable.jar --server http://127.0.0.1:8080 --catalog lake --schema telemetry");
+        OUT.println("[demo]   CLI:       ./run cli, or ./run cli --execute 'SELECT * FROM \"events$bloom_filter_advice\"'");
         OUT.println("[demo]   compare:   SET SESSION lake.bloom_filter_enabled = false; EXPLAIN ANALYZE VERBOSE <query> shows the pruning counters");
         if (detach) {
             OUT.println("[demo]   detached; ./run stop stops the S3 server and Trino");

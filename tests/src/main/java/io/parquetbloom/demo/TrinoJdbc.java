@@ -53,6 +53,18 @@ public final class TrinoJdbc
     }
 
     /**
+     * Runs a statement without a result ({@code CALL}, {@code SET SESSION}).
+     */
+    public void execute(String sql)
+            throws SQLException
+    {
+        try (Connection connection = connect(Map.of());
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /**
      * The connector's counters for a query, summed over its table scans.
      */
     public Map<String, Long> metrics(String sql, Map<String, String> sessionProperties)

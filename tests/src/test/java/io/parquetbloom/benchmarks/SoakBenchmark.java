@@ -251,7 +251,7 @@ public final class SoakBenchmark
             throws IOException
     {
         try {
-            Set<ObjectName> names = server.queryNames(new ObjectName("trino.plugin.parquet_bloom.metadata:type=ParquetMetadataCache,*"), null);
+            Set<ObjectName> names = server.queryNames(new ObjectName("trino.plugin.parquetbloom.metadata:type=ParquetMetadataCache,*"), null);
             if (names.isEmpty()) {
                 throw new IllegalStateException("the server exports no ParquetMetadataCache bean");
             }

@@ -63,6 +63,30 @@ final class TestNoMatchCacheQueries
     }
 
     @Test
+    void flushMetadataCacheReachesTheWorkers()
+    {
+        // the no-match facts live on the worker that read the row groups; the procedure runs on the coordinator
+        String absentSql = "SELECT count(*) FROM no_filters WHERE device_id = '%s'".formatted(new UUID(0x8123456789abcdefL, 4343));
+        assertThat(run(getSession(), absentSql).metrics().rowGroupsRead()).isEqualTo(2);
+        assertThat(run(getSession(), absentSql).metrics().prunedByNoMatchCache()).isEqualTo(2);
+
+        // the flush travels with the next split to the worker, which drops its cache before reading it (a worker
+        // applies any flush to its whole cache: it does not know the table's folder)
+        getQueryRunner().execute("CALL lake.system.flush_metadata_cache(schema_name => 'telemetry', table_name => 'no_filters')");
+        Result afterFlush = run(getSession(), absentSql);
+        assertThat(afterFlush.rows().getOnlyValue()).isEqualTo(0L);
+        assertThat(afterFlush.metrics().prunedByNoMatchCache()).isZero();
+        assertThat(afterFlush.metrics().rowGroupsRead()).isEqualTo(2);
+        assertThat(run(getSession(), absentSql).metrics().prunedByNoMatchCache()).isEqualTo(2);
+
+        getQueryRunner().execute("CALL lake.system.flush_metadata_cache()");
+        assertThat(run(getSession(), absentSql).metrics().rowGroupsRead()).isEqualTo(2);
+
+        assertQueryFails("CALL lake.system.flush_metadata_cache(table_name => 'no_filters')", ".*table_name needs schema_name.*");
+        assertQueryFails("CALL lake.system.flush_metadata_cache(schema_name => 'telemetry', table_name => 'missing')", ".*Table telemetry.missing not found.*");
+    }
+
+    @Test
     void noMatchCacheNeverHidesAMatchingRowOfAnyType()
     {
         // without filters and statistics every row group is read once, and those without a match are remembered:

@@ -22,6 +22,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -52,6 +58,7 @@ final class TestTrinoServerWithPackagedPlugin
     private String endpoint;
     private String accessKey;
     private String secretKey;
+    private int jmxPort;
 
     @BeforeAll
     void start()
@@ -84,7 +91,13 @@ final class TestTrinoServerWithPackagedPlugin
             return;
         }
         Path etc = etcFor(work.resolve("etc"), freePort(), Map.of());
-        trino = TrinoServerProcess.start(ROOT.resolve("tests/trino-server"), work, etc, pluginDirectory(), work.resolve("trino.log"), Map.of());
+        jmxPort = freePort();
+        trino = TrinoServerProcess.start(ROOT.resolve("tests/trino-server"), work, etc, pluginDirectory(), work.resolve("trino.log"), Map.of(
+                "com.sun.management.jmxremote.port", Integer.toString(jmxPort),
+                "com.sun.management.jmxremote.rmi.port", Integer.toString(jmxPort),
+                "com.sun.management.jmxremote.host", "127.0.0.1",
+                "com.sun.management.jmxremote.authenticate", "false",
+                "com.sun.management.jmxremote.ssl", "false"));
         trino.awaitReady(Duration.ofMinutes(3));
         jdbc = new TrinoJdbc(trino.port(), "lake", "telemetry");
     }
@@ -128,6 +141,75 @@ final class TestTrinoServerWithPackagedPlugin
         assertThat(off.prunedByBloomFilter()).isZero();
         assertThat(off.rowGroupsRead()).isEqualTo(rowGroups);
         assertThat(off.bytesRead()).isGreaterThan(on.bytesRead());
+    }
+
+    @Test
+    void jmxBeansAndOpenMetricsMoveWithLookups()
+            throws Exception
+    {
+        assumeTrue(EXTERNAL_PORT.isEmpty(), "only for the native stack");
+        String catalogBeans = "trino.plugin.parquetbloom.%s:type=%s,name=lake";
+        ObjectName s3 = new ObjectName(catalogBeans.formatted("s3", "S3Stats"));
+        ObjectName pruning = new ObjectName(catalogBeans.formatted("pruning", "PruningTotals"));
+        ObjectName cache = new ObjectName(catalogBeans.formatted("metadata", "ParquetMetadataCache"));
+        try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:%d/jmxrmi".formatted(jmxPort)))) {
+            MBeanServerConnection server = connector.getMBeanServerConnection();
+            jdbc.execute("CALL lake.system.flush_metadata_cache()");
+            assertThat((Long) server.getAttribute(cache, "Entries")).isZero();
+            long gets = (Long) server.getAttribute(s3, "GetRequests");
+            long lists = (Long) server.getAttribute(s3, "ListRequests");
+            long prunedByFilter = (Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter");
+            long filesPruned = (Long) server.getAttribute(pruning, "FilesPruned");
+
+            // an absent key: every file's tail once (filters inside), all 16 row groups pruned by filters, no file read
+            String absent = "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(new UUID(0x8123456789abcdefL, 99));
+            assertThat(jdbc.query(absent, Map.of()).getFirst().getFirst()).isEqualTo(0L);
+            int files = 2 * TestingLake.FILES_PER_REGION;
+            int rowGroups = files * TestingLake.ROW_GROUPS_PER_FILE;
+            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isEqualTo(files);
+            assertThat((Long) server.getAttribute(s3, "ListRequests") - lists).isPositive();
+            assertThat((Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter") - prunedByFilter).isEqualTo(rowGroups);
+            assertThat((Long) server.getAttribute(pruning, "FilesPruned") - filesPruned).isEqualTo(files);
+            assertThat((Long) server.getAttribute(cache, "FooterEntries")).isEqualTo(files);
+            assertThat((Long) server.getAttribute(cache, "BloomFilterEntries")).isPositive();
+
+            // again, warm: no GET, the same pruning
+            jdbc.query(absent, Map.of());
+            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isEqualTo(files);
+            assertThat((Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter") - prunedByFilter).isEqualTo(2L * rowGroups);
+
+            // the same numbers on the OpenMetrics endpoint, as Prometheus scrapes them
+            Map<String, Double> metrics = openMetrics();
+            assertThat(metrics.get("JMX_trino_plugin_parquetbloom_s3_NAME_lake_TYPE_S3Stats_ATTRIBUTE_GetRequests")).isEqualTo((double) (Long) server.getAttribute(s3, "GetRequests"));
+            assertThat(metrics.get("JMX_trino_plugin_parquetbloom_pruning_NAME_lake_TYPE_PruningTotals_ATTRIBUTE_RowGroupsPrunedByBloomFilter")).isEqualTo((double) (Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter"));
+            assertThat(metrics.get("JMX_trino_plugin_parquetbloom_metadata_NAME_lake_TYPE_ParquetMetadataCache_ATTRIBUTE_FooterEntries")).isEqualTo(files);
+
+            // a flush of one table drops its entries, and the next lookup reads its tails again
+            jdbc.execute("CALL lake.system.flush_metadata_cache(schema_name => 'telemetry', table_name => 'events')");
+            assertThat((Long) server.getAttribute(cache, "FooterEntries")).isZero();
+            jdbc.query(absent, Map.of());
+            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isEqualTo(2L * files);
+        }
+    }
+
+    private Map<String, Double> openMetrics()
+            throws IOException, InterruptedException
+    {
+        java.net.http.HttpResponse<String> response;
+        try (java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
+            response = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:%d/metrics".formatted(trino.port())))
+                    .header("X-Trino-User", "test")
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        }
+        assertThat(response.statusCode()).isEqualTo(200);
+        Map<String, Double> metrics = new java.util.HashMap<>();
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith("JMX_trino_plugin_parquetbloom_")) {
+                String[] parts = line.split(" ");
+                metrics.put(parts[0], Double.parseDouble(parts[1]));
+            }
+        }
+        return metrics;
     }
 
     @Test
