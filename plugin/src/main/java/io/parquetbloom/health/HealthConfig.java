@@ -32,8 +32,9 @@ public class HealthConfig
         return this;
     }
 
-    @DecimalMin("0.0")
-    @DecimalMax("1.0")
+    // explicit messages: the validator cannot interpolate the annotations' default ones
+    @DecimalMin(value = "0.0", message = "must be at least 0.0")
+    @DecimalMax(value = "1.0", message = "must be at most 1.0")
     public double getMinQueryShare()
     {
         return minQueryShare;
@@ -47,8 +48,8 @@ public class HealthConfig
         return this;
     }
 
-    @DecimalMin(value = "0.0", inclusive = false)
-    @DecimalMax(value = "0.5")
+    @DecimalMin(value = "0.0", inclusive = false, message = "must be above 0.0")
+    @DecimalMax(value = "0.5", message = "must be at most 0.5")
     public double getTargetFpp()
     {
         return targetFpp;

@@ -34,7 +34,7 @@ public class S3Config
     private String roleSessionName = "trino-parquet-bloom";
     private String stsEndpoint;
     private String stsRegion;
-    private S3SseType sseType = S3SseType.NONE;
+    private String sseType = S3SseType.NONE.name();
     private String sseKmsKeyId;
     private String sseCustomerKey;
 
@@ -264,17 +264,47 @@ public class S3Config
     }
 
     @NotNull
-    public S3SseType getSseType()
+    public String getSseType()
     {
         return sseType;
     }
 
+    // text, not the enum: a wrong value then fails with the allowed ones named (airlift's enum conversion names none)
     @Config("s3.sse.type")
     @ConfigDescription("Server-side encryption of the objects: NONE, S3, KMS or CUSTOMER (SSE-C, needs s3.sse.customer-key)")
-    public S3Config setSseType(S3SseType sseType)
+    public S3Config setSseType(String sseType)
     {
         this.sseType = sseType;
         return this;
+    }
+
+    public S3Config setSseType(S3SseType sseType)
+    {
+        return setSseType(sseType.name());
+    }
+
+    @AssertTrue(message = "s3.sse.type must be NONE, S3, KMS or CUSTOMER")
+    public boolean isSseTypeValid()
+    {
+        return sseType == null || sseTypeOf(sseType).isPresent();
+    }
+
+    public S3SseType sseType()
+    {
+        return sseTypeOf(sseType).orElse(S3SseType.NONE);
+    }
+
+    private static Optional<S3SseType> sseTypeOf(String name)
+    {
+        if (name == null) {
+            return Optional.empty();
+        }
+        for (S3SseType type : S3SseType.values()) {
+            if (type.name().equalsIgnoreCase(name.strip())) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
     }
 
     public Optional<String> getSseKmsKeyId()
@@ -295,7 +325,7 @@ public class S3Config
      */
     public Optional<String> getSseCustomerKey()
     {
-        return sseType == S3SseType.CUSTOMER ? Optional.ofNullable(sseCustomerKey) : Optional.empty();
+        return sseType() == S3SseType.CUSTOMER ? Optional.ofNullable(sseCustomerKey) : Optional.empty();
     }
 
     @Config("s3.sse.customer-key")
@@ -310,7 +340,7 @@ public class S3Config
     @AssertTrue(message = "s3.sse.type=CUSTOMER needs s3.sse.customer-key: a base64 256-bit key; s3.sse.customer-key applies only with s3.sse.type=CUSTOMER")
     public boolean isSseCustomerKeyValid()
     {
-        if (sseType == S3SseType.CUSTOMER) {
+        if (sseType() == S3SseType.CUSTOMER) {
             return sseCustomerKey != null && SseCustomerKey.isValid(sseCustomerKey);
         }
         return sseCustomerKey == null;

@@ -34,7 +34,7 @@ final class TestS3Config
                 .setRoleSessionName("trino-parquet-bloom")
                 .setStsEndpoint(null)
                 .setStsRegion(null)
-                .setSseType(S3Config.S3SseType.NONE)
+                .setSseType("NONE")
                 .setSseKmsKeyId(null)
                 .setSseCustomerKey(null));
     }
@@ -76,7 +76,7 @@ final class TestS3Config
                 .setRoleSessionName("session")
                 .setStsEndpoint("https://sts.eu-west-1.amazonaws.com")
                 .setStsRegion("eu-west-1")
-                .setSseType(S3Config.S3SseType.CUSTOMER)
+                .setSseType("CUSTOMER")
                 .setSseKmsKeyId("key-id")
                 .setSseCustomerKey(CUSTOMER_KEY);
         assertFullMapping(properties, expected);
