@@ -24,6 +24,7 @@ import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.statistics.TableStatistics;
 
 import java.util.Iterator;
 import java.util.List;
@@ -59,9 +60,11 @@ public class ParquetBloomMetadata
     private final S3RequestStats stats = new S3RequestStats();
     private final FilterHealthScanner healthScanner;
     private final QueryShareWindow queryWindow;
+    private final TableStatisticsReader statisticsReader;
 
-    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, FilterHealthScanner healthScanner, QueryShareWindow queryWindow)
+    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, TableStatisticsReader statisticsReader)
     {
+        this.statisticsReader = requireNonNull(statisticsReader, "statisticsReader is null");
         this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.executor = requireNonNull(executor, "executor is null");
@@ -92,6 +95,20 @@ public class ParquetBloomMetadata
             return null;
         }
         return new ParquetBloomTableHandle(tableName.getSchemaName(), tableName.getTableName(), TupleDomain.all());
+    }
+
+    @Override
+    public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
+        try {
+            LakeTable table = table(name).orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(name)));
+            return statisticsReader.read(table, columnHandles(name), executor, stats);
+        }
+        catch (RuntimeException e) {
+            // statistics only steer the plan: a table they cannot be had for is planned without them
+            return TableStatistics.empty();
+        }
     }
 
     @Override

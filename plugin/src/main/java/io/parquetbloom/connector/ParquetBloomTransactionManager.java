@@ -5,6 +5,7 @@ import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.MetadataConfig;
+import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.connector.ConnectorTransactionHandle;
@@ -27,11 +28,13 @@ public class ParquetBloomTransactionManager
     private final int concurrency;
     private final FilterHealthScanner healthScanner;
     private final QueryShareWindow queryWindow;
+    private final TableStatisticsReader statisticsReader;
     private final Map<ConnectorTransactionHandle, ParquetBloomMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config, FilterHealthScanner healthScanner, QueryShareWindow queryWindow)
+    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, ParquetMetadataReader metadataReader)
     {
+        this.statisticsReader = new TableStatisticsReader(metadataReader, healthScanner);
         this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.executor = requireNonNull(executor, "executor is null");
@@ -43,7 +46,7 @@ public class ParquetBloomTransactionManager
     public ConnectorTransactionHandle begin()
     {
         ParquetBloomTransactionHandle handle = ParquetBloomTransactionHandle.create();
-        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency), healthScanner, queryWindow));
+        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency), healthScanner, queryWindow, statisticsReader));
         return handle;
     }
 

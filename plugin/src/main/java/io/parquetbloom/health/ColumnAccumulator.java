@@ -68,7 +68,7 @@ final class ColumnAccumulator
         maxValuesPerRowGroup = Math.max(maxValuesPerRowGroup, nonNullValues);
         PartitionState state = partitions.computeIfAbsent(partition, _ -> new PartitionState());
         state.values += nonNullValues;
-        if (chunk.hasFilter() && !chunk.usable()) {
+        if (chunk.hasFilter() && !chunk.usable() && !chunk.status().equals(FilterHealthScanner.NOT_CACHED)) {
             unusable++;
         }
         if (!chunk.usable() || filter.isEmpty()) {

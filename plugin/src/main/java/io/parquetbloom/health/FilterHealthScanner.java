@@ -46,6 +46,8 @@ import static java.util.Objects.requireNonNull;
  */
 public class FilterHealthScanner
 {
+    public static final String NOT_CACHED = "not cached";
+
     private final ParquetMetadataReader metadataReader;
 
     @Inject
@@ -60,6 +62,15 @@ public class FilterHealthScanner
      */
     public TableHealth scan(LakeTable table, Executor executor, boolean keepChunks, ReadStats stats)
     {
+        return scan(table, executor, keepChunks, true, stats);
+    }
+
+    /**
+     * @param fetchFilters false to measure only the filters already cached (those of the footer reads' tails),
+     * without any GET beyond the footers: a filter not cached is {@value #NOT_CACHED}
+     */
+    public TableHealth scan(LakeTable table, Executor executor, boolean keepChunks, boolean fetchFilters, ReadStats stats)
+    {
         Map<String, Integer> filesLeft = new HashMap<>();
         for (LakeFile file : table.files()) {
             filesLeft.merge(partitionName(table, file).orElse(""), 1, Integer::sum);
@@ -67,7 +78,7 @@ public class FilterHealthScanner
         Scan scan = new Scan(keepChunks, filesLeft);
         List<CompletableFuture<Void>> reads = new ArrayList<>();
         for (LakeFile file : table.files()) {
-            reads.add(CompletableFuture.runAsync(() -> scan.add(table, file, inspect(table, file, stats)), executor));
+            reads.add(CompletableFuture.runAsync(() -> scan.add(table, file, inspect(table, file, fetchFilters, stats)), executor));
         }
         try {
             reads.forEach(CompletableFuture::join);
@@ -93,7 +104,7 @@ public class FilterHealthScanner
                 implements FileResult {}
     }
 
-    private FileResult inspect(LakeTable table, LakeFile lakeFile, ReadStats stats)
+    private FileResult inspect(LakeTable table, LakeFile lakeFile, boolean fetchFilters, ReadStats stats)
     {
         ParquetFileMetadata file;
         try {
@@ -114,7 +125,10 @@ public class FilterHealthScanner
             }
         }
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = new HashMap<>();
-        if (!withFilter.isEmpty()) {
+        if (!withFilter.isEmpty() && !fetchFilters) {
+            filters.putAll(metadataReader.cachedFilters(file, withFilter));
+        }
+        else if (!withFilter.isEmpty()) {
             try {
                 LoadedFilters loaded = metadataReader.filters(file, withFilter, stats);
                 filters.putAll(loaded.results());
@@ -146,7 +160,7 @@ public class FilterHealthScanner
                 boolean hasFilter = meta.isSetBloom_filter_offset();
                 SplitBlockBloomFilterReader.Result result = filters.get(key);
                 String status = !hasFilter ? ChunkHealth.MISSING : switch (result) {
-                    case null -> "unusable: not found at its offset";
+                    case null -> fetchFilters ? "unusable: not found at its offset" : NOT_CACHED;
                     case SplitBlockBloomFilterReader.Result.Usable _ -> ChunkHealth.USABLE;
                     case SplitBlockBloomFilterReader.Result.Unusable unusable -> "unusable: " + unusable.reason();
                 };

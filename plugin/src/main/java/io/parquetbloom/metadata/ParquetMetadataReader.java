@@ -104,6 +104,25 @@ public class ParquetMetadataReader
      * Filters of the given column chunks: cached ones without I/O, the others in as few GETs as possible. Chunks
      * without a filter are absent from the result.
      */
+    /**
+     * Filters of the given column chunks that this node has cached, without any I/O; chunks without a filter and
+     * filters not cached are absent from the result.
+     */
+    public Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> cachedFilters(ParquetFileMetadata file, Collection<BloomFilterKey> keys)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
+        if (!fileKey.cacheable()) {
+            return results;
+        }
+        for (BloomFilterKey key : keys) {
+            if (filters.getIfPresent(new BloomFilterCache.Key(fileKey, key)).orElse(null) instanceof BloomFilterCache.Cached.Filter(SplitBlockBloomFilterReader.Result result)) {
+                results.put(key, result);
+            }
+        }
+        return results;
+    }
+
     public LoadedFilters filters(ParquetFileMetadata file, Collection<BloomFilterKey> keys, ReadStats stats)
     {
         FileKey fileKey = FileKey.of(file.object());

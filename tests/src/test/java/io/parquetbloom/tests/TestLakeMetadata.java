@@ -1,12 +1,21 @@
 package io.parquetbloom.tests;
 
+import io.trino.sql.planner.optimizations.PlanNodeSearcher;
+import io.trino.sql.planner.plan.JoinNode;
+import io.trino.sql.planner.plan.TableScanNode;
 import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**
  * The lake as Trino sees it: schemas, tables, columns and partition types, read-only, metrics in plans, and a
@@ -15,6 +24,50 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestLakeMetadata
         extends AbstractLakeQueryTest
 {
+    @Test
+    void showStatsComesFromFootersAndFilters()
+    {
+        MaterializedResult stats = computeActual("SHOW STATS FOR events");
+        Map<String, MaterializedRow> byColumn = new HashMap<>();
+        for (MaterializedRow row : stats.getMaterializedRows()) {
+            byColumn.put((String) row.getField(0), row);
+        }
+        List<TelemetryRow> events = lake.events();
+        // the last row, without a column name, holds the row count
+        assertThat(byColumn.get(null).getField(4)).isEqualTo((double) events.size());
+
+        long devices = events.stream().map(TelemetryRow::deviceId).distinct().count();
+        assertThat((Double) byColumn.get("device_id").getField(2)).isCloseTo(devices, withinPercentage(5));
+        assertThat(byColumn.get("device_id").getField(3)).isEqualTo(0.0);
+        // unique per row: grows with the rows
+        assertThat((Double) byColumn.get("trace_id").getField(2)).isCloseTo(events.size(), withinPercentage(5));
+        double nullNotes = events.stream().filter(row -> row.note() == null).count() / (double) events.size();
+        assertThat((Double) byColumn.get("note").getField(3)).isCloseTo(nullNotes, within(1e-9));
+        // min/max where the footer's bytes mean the table's type
+        assertThat(Long.parseLong((String) byColumn.get("code").getField(5))).isEqualTo(events.stream().mapToInt(TelemetryRow::code).min().orElseThrow());
+        assertThat(Long.parseLong((String) byColumn.get("code").getField(6))).isEqualTo(events.stream().mapToInt(TelemetryRow::code).max().orElseThrow());
+        // a range is a pair of doubles: a bigint near 2^63 comes back rounded
+        assertThat(Double.parseDouble((String) byColumn.get("seq").getField(6))).isEqualTo((double) events.stream().mapToLong(TelemetryRow::seq).max().orElseThrow());
+        // decimals, timestamps and UUIDs get no range
+        assertThat(byColumn.get("price").getField(5)).isNull();
+        assertThat(byColumn.get("tag").getField(5)).isNull();
+        // partition columns from the listing
+        assertThat(byColumn.get("region").getField(2)).isEqualTo(2.0);
+    }
+
+    @Test
+    void joinBuildsOnTheSmallTableWrittenFirst()
+    {
+        // written with the small table on the probe side: the statistics make the optimizer flip it
+        MaterializedResultWithPlan result = getDistributedQueryRunner().executeWithPlan(getSession(),
+                "SELECT count(*) FROM keys k JOIN events e ON k.device_id = e.device_id");
+        JoinNode join = (JoinNode) PlanNodeSearcher.searchFrom(result.queryPlan().orElseThrow().getRoot()).whereIsInstanceOfAny(JoinNode.class).findOnlyElement();
+        TableScanNode probe = (TableScanNode) PlanNodeSearcher.searchFrom(join.getLeft()).whereIsInstanceOfAny(TableScanNode.class).findOnlyElement();
+        TableScanNode build = (TableScanNode) PlanNodeSearcher.searchFrom(join.getRight()).whereIsInstanceOfAny(TableScanNode.class).findOnlyElement();
+        assertThat(probe.getTable().connectorHandle().toString()).contains("events");
+        assertThat(build.getTable().connectorHandle().toString()).contains("keys");
+    }
+
     @Test
     void catalogShowsTheLake()
     {

@@ -192,6 +192,24 @@ final class TestTrinoServerWithPackagedPlugin
         }
     }
 
+    @Test
+    void cliOfTheDemoTalksToTheServer()
+            throws Exception
+    {
+        assumeTrue(EXTERNAL_PORT.isEmpty(), "only for the native stack");
+        // ./run cli fetches the newest trino-cli from Maven Central once (into .work/cli) and opens it on the server
+        ProcessBuilder cli = new ProcessBuilder(ROOT.resolve("run").toString(), "cli", "--execute", "SELECT count(*) FROM events WHERE region = 'eu'")
+                .directory(ROOT.toFile())
+                .redirectErrorStream(true);
+        cli.environment().put("PARQUET_BLOOM_TRINO_PORT", Integer.toString(trino.port()));
+        Process process = cli.start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        long eu = lake.events().stream().filter(row -> row.region().equals("eu")).count();
+        assertThat(output).contains("\"%d\"".formatted(eu)).contains("catalog lake, schema telemetry");
+    }
+
     private Map<String, Double> openMetrics()
             throws IOException, InterruptedException
     {
