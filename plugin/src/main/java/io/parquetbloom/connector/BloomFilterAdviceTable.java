@@ -8,17 +8,10 @@ import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.health.TableHealth;
 import io.parquetbloom.health.WriterSettings;
-import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.table.LakeTable;
 import io.trino.spi.connector.ColumnMetadata;
-import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.ConnectorTableMetadata;
-import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.InMemoryRecordSet;
-import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
-import io.trino.spi.connector.SystemTable;
-import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
 import java.util.Optional;
@@ -37,7 +30,7 @@ import static java.util.Objects.requireNonNull;
  * Thresholds come from the session ({@code bloom_filter_advice_*}, defaulting to the catalog's properties).
  */
 class BloomFilterAdviceTable
-        implements SystemTable
+        extends HealthSystemTable
 {
     private static final List<ColumnMetadata> COLUMNS = List.of(
             new ColumnMetadata("column_name", VARCHAR),
@@ -68,12 +61,8 @@ class BloomFilterAdviceTable
             new ColumnMetadata("trino_settings", VARCHAR),
             new ColumnMetadata("iceberg_settings", VARCHAR));
 
-    private final ConnectorTableMetadata metadata;
     private final SchemaTableName baseTable;
-    private final Supplier<LakeTable> table;
-    private final FilterHealthScanner scanner;
     private final QueryShareWindow queryWindow;
-    private final Executor executor;
     private final AdviceThresholds thresholds;
 
     /**
@@ -82,34 +71,22 @@ class BloomFilterAdviceTable
      */
     BloomFilterAdviceTable(SchemaTableName name, SchemaTableName baseTable, Supplier<LakeTable> table, FilterHealthScanner scanner, QueryShareWindow queryWindow, Executor executor, AdviceThresholds thresholds)
     {
-        this.thresholds = requireNonNull(thresholds, "thresholds is null");
-        this.metadata = new ConnectorTableMetadata(requireNonNull(name, "name is null"), COLUMNS);
+        super(name, COLUMNS, table, scanner, executor);
         this.baseTable = requireNonNull(baseTable, "baseTable is null");
-        this.table = requireNonNull(table, "table is null");
-        this.scanner = requireNonNull(scanner, "scanner is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
-        this.executor = requireNonNull(executor, "executor is null");
+        this.thresholds = requireNonNull(thresholds, "thresholds is null");
     }
 
     @Override
-    public Distribution getDistribution()
+    boolean perChunk()
     {
-        // the query window lives on the coordinator
-        return Distribution.SINGLE_COORDINATOR;
+        return false;
     }
 
     @Override
-    public ConnectorTableMetadata getTableMetadata()
+    void addRows(TableHealth health, InMemoryRecordSet.Builder rows)
     {
-        return metadata;
-    }
-
-    @Override
-    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
-    {
-        TableHealth health = scanner.scan(table.get(), executor, false, new ReadStats());
         QueryShareWindow.TableShare share = queryWindow.share(baseTable);
-        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(metadata);
         for (ColumnHealth column : health.columns()) {
             ColumnAdvice advice = FilterAdvisor.advise(column, share, thresholds);
             Optional<WriterSettings> settings = advice.settings();
@@ -142,6 +119,5 @@ class BloomFilterAdviceTable
                     settings.map(WriterSettings::trino).orElse(null),
                     settings.map(WriterSettings::iceberg).orElse(null));
         }
-        return rows.build().cursor();
     }
 }

@@ -3,17 +3,10 @@ package io.parquetbloom.connector;
 import io.parquetbloom.health.ChunkHealth;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.TableHealth;
-import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.table.LakeTable;
 import io.trino.spi.connector.ColumnMetadata;
-import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.ConnectorTableMetadata;
-import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.InMemoryRecordSet;
-import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
-import io.trino.spi.connector.SystemTable;
-import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -25,14 +18,13 @@ import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.util.Objects.requireNonNull;
 
 /**
  * {@code "<table>$bloom_filters"}: one row per file, row group and column, whether or not the chunk has a filter,
  * and one row (without row group and column) per file whose footer cannot be read.
  */
 class BloomFiltersTable
-        implements SystemTable
+        extends HealthSystemTable
 {
     private static final List<ColumnMetadata> COLUMNS = List.of(
             new ColumnMetadata("file_path", VARCHAR),
@@ -53,36 +45,20 @@ class BloomFiltersTable
             new ColumnMetadata("filter_position", VARCHAR),
             new ColumnMetadata("has_filter_length", BOOLEAN));
 
-    private final ConnectorTableMetadata metadata;
-    private final Supplier<LakeTable> table;
-    private final FilterHealthScanner scanner;
-    private final Executor executor;
-
     BloomFiltersTable(SchemaTableName name, Supplier<LakeTable> table, FilterHealthScanner scanner, Executor executor)
     {
-        this.metadata = new ConnectorTableMetadata(requireNonNull(name, "name is null"), COLUMNS);
-        this.table = requireNonNull(table, "table is null");
-        this.scanner = requireNonNull(scanner, "scanner is null");
-        this.executor = requireNonNull(executor, "executor is null");
+        super(name, COLUMNS, table, scanner, executor);
     }
 
     @Override
-    public Distribution getDistribution()
+    boolean perChunk()
     {
-        return Distribution.SINGLE_COORDINATOR;
+        return true;
     }
 
     @Override
-    public ConnectorTableMetadata getTableMetadata()
+    void addRows(TableHealth health, InMemoryRecordSet.Builder rows)
     {
-        return metadata;
-    }
-
-    @Override
-    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
-    {
-        TableHealth health = scanner.scan(table.get(), executor, true, new ReadStats());
-        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(metadata);
         for (ChunkHealth chunk : health.chunks()) {
             rows.addRow(
                     chunk.file(),
@@ -106,6 +82,5 @@ class BloomFiltersTable
         for (TableHealth.UnreadableFile file : health.unreadableFiles()) {
             rows.addRow(file.file(), value(file.partition()), null, null, null, null, null, null, null, "unusable: " + file.reason(), null, null, null, null, null, null, null);
         }
-        return rows.build().cursor();
     }
 }
