@@ -4,8 +4,12 @@ import com.google.common.base.Suppliers;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.ParquetCorruptionException;
+import io.trino.parquet.ParquetDataSourceId;
 import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,7 +38,7 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
     {
         this(object, metadata, tailStart, tail, Suppliers.memoize(() -> {
             try {
-                return List.copyOf(metadata.getBlocks());
+                return allRowGroups(object, metadata);
             }
             catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -43,8 +47,37 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
     }
 
     /**
+     * Every row group of the footer, in the footer's order, so that index {@code i} here is row group {@code i} of
+     * the footer's Thrift list everywhere (pruner, filter loader, no-match facts, health tables, probe). trino-parquet
+     * leaves out, without error, a row group whose first column chunk starts before the file: its rows could then be
+     * read by no one and every later row group would be numbered one lower, so such a footer is corrupt.
+     */
+    private static List<BlockMetadata> allRowGroups(S3ObjectInfo object, ParquetMetadata metadata)
+            throws IOException
+    {
+        List<BlockMetadata> blocks = metadata.getBlocks();
+        List<RowGroup> rowGroups = metadata.getParquetMetadata().isSetRow_groups() ? metadata.getParquetMetadata().getRow_groups() : List.of();
+        if (blocks.size() == rowGroups.size()) {
+            return List.copyOf(blocks);
+        }
+        int block = 0;
+        for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
+            ColumnMetaData first = rowGroups.get(ordinal).getColumns().getFirst().getMeta_data();
+            if (block < blocks.size() && blocks.get(block).columns().getFirst().getFirstDataPageOffset() == first.getData_page_offset()) {
+                block++;
+                continue;
+            }
+            throw new ParquetCorruptionException(new ParquetDataSourceId(object.location().toString()), "row group %d of %d cannot be located: its first column chunk (%s) starts at %d (data_page_offset %d, dictionary_page_offset %s)",
+                    ordinal, rowGroups.size(), String.join(".", first.getPath_in_schema()),
+                    first.isSetDictionary_page_offset() ? Math.min(first.getData_page_offset(), first.getDictionary_page_offset()) : first.getData_page_offset(),
+                    first.getData_page_offset(), first.isSetDictionary_page_offset() ? first.getDictionary_page_offset() : "none");
+        }
+        throw new ParquetCorruptionException(new ParquetDataSourceId(object.location().toString()), "footer lists %d row groups, of which trino-parquet reads %d", rowGroups.size(), blocks.size());
+    }
+
+    /**
      * The row groups, parsed from the footer once per cached file rather than once per query (trino-parquet parses
-     * them on every call).
+     * them on every call); one per row group of the footer, in its order.
      */
     public List<BlockMetadata> blocks()
             throws IOException

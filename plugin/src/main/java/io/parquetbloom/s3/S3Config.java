@@ -29,6 +29,7 @@ public class S3Config
     private Duration socketReadTimeout = new Duration(30, SECONDS);
     private int maxErrorRetries = 10;
     private int maxConnections = 500;
+    private int listPageSize = 1000;
     private String iamRole;
     private String externalId;
     private String roleSessionName = "trino-parquet-bloom";
@@ -181,6 +182,21 @@ public class S3Config
     public S3Config setMaxConnections(int maxConnections)
     {
         this.maxConnections = maxConnections;
+        return this;
+    }
+
+    @Min(1)
+    @Max(1000)
+    public int getListPageSize()
+    {
+        return listPageSize;
+    }
+
+    @Config("s3.list-page-size")
+    @ConfigDescription("Keys asked for per LIST request (S3 answers at most 1,000); smaller pages only make more requests, and serve tests of many-page listings")
+    public S3Config setListPageSize(int listPageSize)
+    {
+        this.listPageSize = listPageSize;
         return this;
     }
 

@@ -20,7 +20,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 import static com.google.common.base.MoreObjects.firstNonNull;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
@@ -41,23 +40,25 @@ public class S3ObjectStore
 {
     private final S3Client client;
     private final Optional<SseCustomerKey> customerKey;
+    private final int listPageSize;
     private final S3Stats nodeStats;
 
     @Inject
     public S3ObjectStore(S3Client client, S3Config config, S3Stats nodeStats)
     {
-        this(client, config.getSseCustomerKey().map(SseCustomerKey::of), nodeStats);
+        this(client, config.getSseCustomerKey().map(SseCustomerKey::of), config.getListPageSize(), nodeStats);
     }
 
     public S3ObjectStore(S3Client client)
     {
-        this(client, Optional.empty(), new S3Stats());
+        this(client, Optional.empty(), new S3Config().getListPageSize(), new S3Stats());
     }
 
-    private S3ObjectStore(S3Client client, Optional<SseCustomerKey> customerKey, S3Stats nodeStats)
+    private S3ObjectStore(S3Client client, Optional<SseCustomerKey> customerKey, int listPageSize, S3Stats nodeStats)
     {
         this.client = requireNonNull(client, "client is null");
         this.customerKey = requireNonNull(customerKey, "customerKey is null");
+        this.listPageSize = listPageSize;
         this.nodeStats = requireNonNull(nodeStats, "nodeStats is null");
     }
 
@@ -68,7 +69,9 @@ public class S3ObjectStore
     {
         S3Location folder = prefix.asPrefix();
         ImmutableList.Builder<String> names = ImmutableList.builder();
-        list(folder, true, stats, response -> {
+        String continuationToken = null;
+        do {
+            ListObjectsV2Response response = listPage(folder, true, null, continuationToken, stats);
             for (CommonPrefix common : response.commonPrefixes()) {
                 String name = common.prefix().substring(folder.key().length());
                 if (name.endsWith("/")) {
@@ -78,43 +81,110 @@ public class S3ObjectStore
                     names.add(name);
                 }
             }
-        });
+            continuationToken = nextToken(response).orElse(null);
+        }
+        while (continuationToken != null);
         return names.build();
     }
 
     /**
-     * The first page of a recursive listing of {@code prefix}, and whether more objects follow it.
+     * The first page of a recursive listing of {@code prefix}, and the token of the next page when more objects follow.
      */
-    public record ListingPage(List<S3ObjectInfo> objects, boolean truncated) {}
+    public record ListingPage(List<S3ObjectInfo> objects, Optional<String> continuationToken)
+    {
+        public ListingPage
+        {
+            objects = List.copyOf(objects);
+            requireNonNull(continuationToken, "continuationToken is null");
+        }
+
+        public boolean truncated()
+        {
+            return continuationToken.isPresent();
+        }
+
+        /**
+         * Whether the page's keys strictly increase in S3's order, which listing key ranges relies on.
+         */
+        public boolean inKeyOrder()
+        {
+            return firstOutOfOrder(objects, Optional.empty()) < 0;
+        }
+    }
 
     public ListingPage listFirstPage(S3Location prefix, S3RequestStats stats)
     {
         S3Location folder = prefix.asPrefix();
         ListObjectsV2Response response = listPage(folder, false, null, null, stats);
-        return new ListingPage(objectsOf(folder, response), Boolean.TRUE.equals(response.isTruncated()));
+        return new ListingPage(objectsOf(folder, response), nextToken(response));
+    }
+
+    /**
+     * The pages of a recursive listing that follow {@code continuationToken}, all of them, in whatever order the store
+     * answers: continuation tokens, unlike {@code start-after}, need no key order.
+     */
+    public List<S3ObjectInfo> listRemaining(S3Location prefix, String continuationToken, S3RequestStats stats)
+    {
+        S3Location folder = prefix.asPrefix();
+        ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+        Optional<String> token = Optional.of(continuationToken);
+        while (token.isPresent()) {
+            ListObjectsV2Response response = listPage(folder, false, null, token.get(), stats);
+            objects.addAll(objectsOf(folder, response));
+            token = nextToken(response);
+        }
+        return objects.build();
     }
 
     /**
      * The objects below {@code prefix}, recursively, whose keys come after {@code startAfter} and not after
-     * {@code lastKey}, in S3's key order (UTF-8 bytes). Disjoint key ranges can be listed side by side.
+     * {@code lastKey}, in S3's key order (UTF-8 bytes). Disjoint key ranges can be listed side by side. The listing
+     * stops at the first key past {@code lastKey}, which is right only if keys arrive strictly increasing: a key that
+     * does not is an {@link UnorderedListingException}, never a silently short or repeated range.
      */
     public List<S3ObjectInfo> listObjectsBetween(S3Location prefix, Optional<String> startAfter, Optional<String> lastKey, S3RequestStats stats)
     {
         S3Location folder = prefix.asPrefix();
         ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+        Optional<String> previous = startAfter;
         String continuationToken = null;
         do {
             ListObjectsV2Response response = listPage(folder, false, continuationToken == null ? startAfter.orElse(null) : null, continuationToken, stats);
-            for (S3ObjectInfo object : objectsOf(folder, response)) {
+            List<S3ObjectInfo> page = objectsOf(folder, response);
+            int outOfOrder = firstOutOfOrder(page, previous);
+            if (outOfOrder >= 0) {
+                throw new UnorderedListingException(folder, outOfOrder == 0 ? previous.orElseThrow() : page.get(outOfOrder - 1).location().key(), page.get(outOfOrder).location().key());
+            }
+            for (S3ObjectInfo object : page) {
                 if (lastKey.isPresent() && compareKeys(object.location().key(), lastKey.get()) > 0) {
                     return objects.build();
                 }
                 objects.add(object);
             }
-            continuationToken = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
+            if (!page.isEmpty()) {
+                previous = Optional.of(page.getLast().location().key());
+            }
+            continuationToken = nextToken(response).orElse(null);
         }
         while (continuationToken != null);
         return objects.build();
+    }
+
+    /**
+     * Index of the first object whose key does not come strictly after the one before it (or after {@code after}),
+     * or -1 when all do.
+     */
+    public static int firstOutOfOrder(List<S3ObjectInfo> objects, Optional<String> after)
+    {
+        String previous = after.orElse(null);
+        for (int i = 0; i < objects.size(); i++) {
+            String key = objects.get(i).location().key();
+            if (previous != null && compareKeys(previous, key) >= 0) {
+                return i;
+            }
+            previous = key;
+        }
+        return -1;
     }
 
     /**
@@ -125,6 +195,11 @@ public class S3ObjectStore
         return Arrays.compareUnsigned(left.getBytes(UTF_8), right.getBytes(UTF_8));
     }
 
+    private static Optional<String> nextToken(ListObjectsV2Response response)
+    {
+        return Boolean.TRUE.equals(response.isTruncated()) ? Optional.ofNullable(response.nextContinuationToken()) : Optional.empty();
+    }
+
     private static List<S3ObjectInfo> objectsOf(S3Location folder, ListObjectsV2Response response)
     {
         return response.contents().stream()
@@ -132,22 +207,12 @@ public class S3ObjectStore
                 .collect(ImmutableList.toImmutableList());
     }
 
-    private void list(S3Location folder, boolean delimited, S3RequestStats stats, Consumer<ListObjectsV2Response> pageConsumer)
-    {
-        String continuationToken = null;
-        do {
-            ListObjectsV2Response response = listPage(folder, delimited, null, continuationToken, stats);
-            pageConsumer.accept(response);
-            continuationToken = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
-        }
-        while (continuationToken != null);
-    }
-
     private ListObjectsV2Response listPage(S3Location folder, boolean delimited, String startAfter, String continuationToken, S3RequestStats stats)
     {
         ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
                 .bucket(folder.bucket())
                 .prefix(folder.key())
+                .maxKeys(listPageSize)
                 .startAfter(startAfter)
                 .continuationToken(continuationToken)
                 .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
@@ -157,12 +222,20 @@ public class S3ObjectStore
         try {
             stats.recordList();
             nodeStats.recordList();
-            return client.listObjectsV2(request.build());
+            return sendList(request.build());
         }
         catch (SdkException e) {
             nodeStats.recordFailure();
             throw translate("list", folder, e);
         }
+    }
+
+    /**
+     * One LIST request as the client sends it; tests answer it from memory.
+     */
+    protected ListObjectsV2Response sendList(ListObjectsV2Request request)
+    {
+        return client.listObjectsV2(request);
     }
 
     /**

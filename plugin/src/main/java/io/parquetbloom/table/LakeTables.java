@@ -4,7 +4,6 @@ import com.google.common.cache.Cache;
 import com.google.common.collect.ImmutableList;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import com.google.inject.Inject;
-import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -20,12 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -45,11 +39,8 @@ import static java.util.stream.Collectors.joining;
  */
 public class LakeTables
 {
-    // key ranges of one table listed at the same time; S3 answers any number, but stores that walk their whole tree
-    // for every page (S3Proxy's filesystem backend) time out when dozens of walks of 50,000 objects run at once
-    private static final int MAX_PARALLEL_LISTINGS = 8;
-
     private final S3ObjectStore store;
+    private final TableObjectLister lister;
     private final S3Location root;
     private final Optional<Cache<SchemaTableName, Optional<LakeTable>>> listings;
     private final Optional<Cache<SchemaTableName, Optional<S3Location>>> locations;
@@ -58,6 +49,7 @@ public class LakeTables
     public LakeTables(LakeConfig config, S3ObjectStore store)
     {
         this.store = requireNonNull(store, "store is null");
+        this.lister = new TableObjectLister(store);
         this.root = S3Location.parse(config.getLocation()).asPrefix();
         long ttlMillis = config.getListingCacheTtl().toMillis();
         this.listings = listingCache(ttlMillis);
@@ -155,7 +147,7 @@ public class LakeTables
     private LakeTable listTable(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
         S3Location prefix = folder.asPrefix();
-        List<S3ObjectInfo> objects = listTableObjects(prefix, stats);
+        List<S3ObjectInfo> objects = lister.list(prefix, stats);
 
         List<String> partitionKeys = null;
         String firstFile = null;
@@ -201,81 +193,6 @@ public class LakeTables
             partitionColumns.add(new PartitionColumn(partitionKeys.get(i), PartitionValues.inferType(values)));
         }
         return new LakeTable(name, prefix, files, partitionColumns);
-    }
-
-    /**
-     * Every object of a table, in key order. One listing page answers a table of up to 1,000 objects. A larger table
-     * whose objects live in folders is listed as disjoint key ranges side by side (S3 lists one range only page after
-     * page): the table's folders give the range bounds, and the first page, which reached some of them, estimates how
-     * many pages the table has and so how many ranges are worth their one extra LIST each. A table whose objects lie
-     * directly in its folder is listed page after page.
-     */
-    private List<S3ObjectInfo> listTableObjects(S3Location prefix, S3RequestStats stats)
-    {
-        S3ObjectStore.ListingPage first = store.listFirstPage(prefix, stats);
-        if (!first.truncated() || first.objects().isEmpty()) {
-            return first.objects();
-        }
-        String lastListed = first.objects().getLast().location().key();
-        List<String> bounds = keyRangeBounds(prefix, first.objects(), stats);
-        if (bounds.isEmpty()) {
-            return ImmutableList.<S3ObjectInfo>builder()
-                    .addAll(first.objects())
-                    .addAll(store.listObjectsBetween(prefix, Optional.of(lastListed), Optional.empty(), stats))
-                    .build();
-        }
-        // ranges (-inf, b1], (b1, b2], ..., (bn, +inf): every key in exactly one
-        List<CompletableFuture<List<S3ObjectInfo>>> ranges = new ArrayList<>();
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Executor executor = new BoundedExecutor(threads, MAX_PARALLEL_LISTINGS);
-            for (int i = 0; i <= bounds.size(); i++) {
-                Optional<String> startAfter = i == 0 ? Optional.empty() : Optional.of(bounds.get(i - 1));
-                Optional<String> lastKey = i == bounds.size() ? Optional.empty() : Optional.of(bounds.get(i));
-                ranges.add(CompletableFuture.supplyAsync(() -> store.listObjectsBetween(prefix, startAfter, lastKey, stats), executor));
-            }
-            ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
-            for (CompletableFuture<List<S3ObjectInfo>> range : ranges) {
-                try {
-                    objects.addAll(range.join());
-                }
-                catch (CompletionException e) {
-                    throwIfUnchecked(e.getCause());
-                    throw new RuntimeException(e.getCause());
-                }
-            }
-            return objects.build();
-        }
-    }
-
-    /**
-     * Bounds that cut the table's key space into ranges of about a listing page each (at most
-     * {@value #MAX_PARALLEL_LISTINGS}), at folder boundaries; none when the table has no folders to cut at.
-     */
-    private List<String> keyRangeBounds(S3Location prefix, List<S3ObjectInfo> firstPage, S3RequestStats stats)
-    {
-        String folderKey = prefix.asPrefix().key();
-        boolean nested = firstPage.stream().anyMatch(object -> object.location().key().indexOf('/', folderKey.length()) >= 0);
-        if (!nested) {
-            return List.of();
-        }
-        List<String> folders = store.listChildPrefixes(prefix, stats).stream()
-                .map(name -> prefix.child(name).asPrefix().key())
-                .sorted(S3ObjectStore::compareKeys)
-                .toList();
-        if (folders.size() < 2) {
-            return List.of();
-        }
-        String lastListed = firstPage.getLast().location().key();
-        long reached = folders.stream().filter(folder -> S3ObjectStore.compareKeys(folder, lastListed) <= 0).count();
-        long estimatedObjects = firstPage.size() * (long) folders.size() / Math.max(1, reached);
-        int ranges = (int) Math.min(Math.min(MAX_PARALLEL_LISTINGS, folders.size()), Math.max(2, (estimatedObjects + firstPage.size() - 1) / firstPage.size()));
-        List<String> bounds = new ArrayList<>();
-        for (int i = 1; i < ranges; i++) {
-            String folder = folders.get(i * folders.size() / ranges);
-            // the folder's own keys sort after its name without the slash; all earlier folders' keys before it
-            bounds.add(folder.endsWith("/") ? folder.substring(0, folder.length() - 1) : folder);
-        }
-        return bounds;
     }
 
     /**
@@ -329,17 +246,17 @@ public class LakeTables
             return value;
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(value.length());
+        int literalStart = 0;
         for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '%' && i + 2 < value.length() && isHex(value.charAt(i + 1)) && isHex(value.charAt(i + 2))) {
-                bytes.write(Integer.parseInt(value.substring(i + 1, i + 3), 16));
+            if (value.charAt(i) == '%' && i + 2 < value.length() && isHex(value.charAt(i + 1)) && isHex(value.charAt(i + 2))) {
+                // the text between escapes as a whole, so a surrogate pair stays one character
+                bytes.writeBytes(value.substring(literalStart, i).getBytes(UTF_8));
+                bytes.write(Integer.parseInt(value, i + 1, i + 3, 16));
                 i += 2;
-            }
-            else {
-                byte[] encoded = String.valueOf(c).getBytes(UTF_8);
-                bytes.write(encoded, 0, encoded.length);
+                literalStart = i + 1;
             }
         }
+        bytes.writeBytes(value.substring(literalStart).getBytes(UTF_8));
         return bytes.toString(UTF_8);
     }
 

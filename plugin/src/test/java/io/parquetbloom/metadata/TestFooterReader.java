@@ -49,6 +49,20 @@ final class TestFooterReader
     }
 
     @Test
+    void rowGroupThatCannotBeLocatedIsAnErrorNamingIt()
+    {
+        // trino-parquet drops this row group from its blocks: later row groups would take its number
+        byte[] shifted = TestingParquetFiles.rewriteFooter(FILE, footer -> footer.getRow_groups().get(1).getColumns().getFirst().getMeta_data().setData_page_offset(-100));
+        assertBadData(shifted, "row group 1 of 4 cannot be located");
+        byte[] dictionaryBefore = TestingParquetFiles.rewriteFooter(FILE, footer -> {
+            var first = footer.getRow_groups().get(2).getColumns().getFirst().getMeta_data();
+            first.setDictionary_page_offset(-7);
+            first.setData_page_offset(-3);
+        });
+        assertBadData(dictionaryBefore, "row group 2 of 4 cannot be located");
+    }
+
+    @Test
     void notParquetIsAnErrorNamingTheFile()
     {
         assertBadData(new byte[7], "is not a Parquet file: 7 bytes is too small");

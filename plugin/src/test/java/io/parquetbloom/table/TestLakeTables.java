@@ -1,6 +1,7 @@
 package io.parquetbloom.table;
 
 import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.testing.InMemoryLake;
 import io.trino.spi.TrinoException;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
@@ -89,6 +91,115 @@ final class TestLakeTables
     }
 
     @Test
+    void foldersWhoseNamesContinueBelowTheSlashAreListedOnce()
+    {
+        // S3 order: eu/ < us-east/ < us-west/ < us/; bounds without their slash (us-east, us-west, us) would not
+        // increase, and a range after "us" would list us-east and us-west again
+        InMemoryLake store = new InMemoryLake("lake").withPageSize(250);
+        List<String> keys = new ArrayList<>();
+        for (String region : List.of("eu", "us", "us-east", "us-west")) {
+            for (int file = 0; file < 250; file++) {
+                keys.add("warehouse/s/t/region=%s/part-%03d.parquet".formatted(region, file));
+            }
+        }
+        keys.forEach(store::put);
+        assertThat(listedKeys(store)).containsExactlyElementsOf(sortedInS3Order(keys));
+    }
+
+    @Test
+    void keyRangesCoverEveryKeyExactlyOnceForAnyFolderNames()
+    {
+        // names that are prefixes of each other followed by bytes below '/', Hive escapes, non-ASCII and surrogate pairs
+        List<String> alphabet = List.of("u", "s", " ", "!", "\"", "#", "$", "%", "%2F", "%3A", "&", "'", "(", ")", "*", "+", ",", "-", ".", "=", "é", "\uD83D\uDE00", "~");
+        Random random = new Random(20261204);
+        for (int trial = 0; trial < 300; trial++) {
+            InMemoryLake store = new InMemoryLake("lake").withPageSize(1 + random.nextInt(12));
+            List<String> keys = new ArrayList<>();
+            int folders = 1 + random.nextInt(12);
+            for (int folder = 0; folder < folders; folder++) {
+                StringBuilder name = new StringBuilder("p=");
+                for (int length = random.nextInt(1, 5); length > 0; length--) {
+                    name.append(alphabet.get(random.nextInt(alphabet.size())));
+                }
+                for (int file = random.nextInt(0, 25); file > 0; file--) {
+                    keys.add("warehouse/s/t/%s/part-%02d.parquet".formatted(name, file));
+                }
+            }
+            for (int file = random.nextInt(0, 3); file > 0; file--) {
+                // objects beside the folders (no partition): the layout check must see them, in their place
+                keys.add("warehouse/s/t/p=%s/x/part-%d.parquet".formatted(alphabet.get(random.nextInt(alphabet.size())), file));
+            }
+            if (keys.isEmpty()) {
+                continue;
+            }
+            keys.forEach(store::put);
+            List<String> expected = sortedInS3Order(keys);
+            int seenTrial = trial;
+            assertThat(listedKeysOrLayoutError(store))
+                    .as("trial %d, folders %s", seenTrial, expected.stream().map(key -> key.substring(0, key.lastIndexOf('/'))).distinct().toList())
+                    .isIn(expected, List.of("layout error"));
+        }
+    }
+
+    @Test
+    void unorderedStoreIsListedSeriallyWithoutStartAfter()
+    {
+        // S3 Express One Zone directory buckets: keys in no order, start-after refused with 400
+        InMemoryLake store = new InMemoryLake("lake").withPageSize(7).unordered();
+        List<String> keys = new ArrayList<>();
+        for (String region : List.of("eu", "us", "us-east", "us-west")) {
+            for (int file = 0; file < 20; file++) {
+                keys.add("warehouse/s/t/region=%s/part-%03d.parquet".formatted(region, file));
+            }
+        }
+        keys.forEach(store::put);
+        S3RequestStats stats = new S3RequestStats();
+        assertThat(listedKeys(store, stats)).containsExactlyElementsOf(sortedInS3Order(keys));
+        // every page once, by continuation token (80 objects, 7 a page)
+        assertThat(stats.listRequests()).isEqualTo(12);
+    }
+
+    @Test
+    void partitionValuesKeepSupplementaryCharactersNextToEscapes()
+    {
+        assertThat(LakeTables.unescape("\uD83D\uDE00%3Ax")).isEqualTo("\uD83D\uDE00:x");
+        assertThat(LakeTables.unescape("a%2Fb\uD83D\uDE00%25")).isEqualTo("a/b\uD83D\uDE00%");
+        assertThat(LakeTables.unescape("%C3%A9t\u00E9")).isEqualTo("\u00E9t\u00E9");
+        assertThat(LakeTables.unescape("100%")).isEqualTo("100%");
+        assertThat(LakeTables.unescape("%zz%4")).isEqualTo("%zz%4");
+    }
+
+    private static List<String> listedKeys(InMemoryLake store)
+    {
+        return listedKeys(store, new S3RequestStats());
+    }
+
+    private static List<String> listedKeys(InMemoryLake store, S3RequestStats stats)
+    {
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        SchemaTableName name = new SchemaTableName("s", "t");
+        LakeTable table = tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), stats);
+        return table.files().stream().map(file -> file.object().location().key()).toList();
+    }
+
+    private static List<String> listedKeysOrLayoutError(InMemoryLake store)
+    {
+        try {
+            return listedKeys(store);
+        }
+        catch (TrinoException e) {
+            // files at different partition depths: refused as a whole, never half-listed
+            assertThat(e.getErrorCode()).isEqualTo(PARQUET_BLOOM_SCHEMA_MISMATCH.toErrorCode());
+            return List.of("layout error");
+        }
+    }
+
+    private static List<String> sortedInS3Order(List<String> keys)
+    {
+        return keys.stream().distinct().sorted(S3ObjectStore::compareKeys).toList();
+    }
+
+    @Test
     void tableWithoutFoldersIsListedPageAfterPage()
     {
         InMemoryLake store = new InMemoryLake("lake").withPageSize(10);
@@ -100,7 +211,7 @@ final class TestLakeTables
         S3RequestStats listing = new S3RequestStats();
         LakeTable table = tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), listing);
         assertThat(table.files()).hasSize(35);
-        // the first page, then the rest after its last key: 3 pages
+        // the first page, then the rest by continuation token: 3 pages
         assertThat(listing.listRequests()).isEqualTo(1 + 3);
     }
 

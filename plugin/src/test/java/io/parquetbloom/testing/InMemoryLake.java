@@ -1,32 +1,35 @@
 package io.parquetbloom.testing;
 
-import io.parquetbloom.s3.S3Location;
-import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
-import io.parquetbloom.s3.S3RequestStats;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
+import java.util.Random;
 import java.util.TreeMap;
 
 /**
- * A bucket of empty-bodied objects answering listings as S3 does (keys in order, delimited or recursive), counting
- * each as one LIST; for tests of the lake layout.
+ * A bucket of empty-bodied objects answering LIST requests as S3 does: keys in UTF-8 byte order, delimited or
+ * recursive, {@code start-after}, continuation tokens and {@code max-keys} pages (each a counted LIST through
+ * {@link S3ObjectStore}'s own listing code). {@link #unordered} answers as an S3 Express One Zone directory bucket:
+ * keys in no particular order and {@code start-after} refused. For tests of the lake layout and the listing.
  */
 public final class InMemoryLake
         extends S3ObjectStore
 {
     private final String bucket;
-    private final Map<String, Long> objects = new TreeMap<>();
+    private final TreeMap<String, Long> objects = new TreeMap<>(S3ObjectStore::compareKeys);
     private int pageSize = 1000;
+    private boolean unordered;
 
     public InMemoryLake(String bucket)
     {
@@ -54,64 +57,73 @@ public final class InMemoryLake
         return this;
     }
 
-    @Override
-    public ListingPage listFirstPage(S3Location prefix, S3RequestStats stats)
+    /**
+     * Lists keys in a shuffled order and refuses {@code start-after}, as S3 Express One Zone directory buckets do.
+     */
+    public InMemoryLake unordered()
     {
-        stats.recordList();
-        List<S3ObjectInfo> listed = below(prefix.asPrefix().key());
-        return new ListingPage(listed.subList(0, Math.min(pageSize, listed.size())), listed.size() > pageSize);
+        this.unordered = true;
+        return this;
     }
 
     @Override
-    public List<S3ObjectInfo> listObjectsBetween(S3Location prefix, Optional<String> startAfter, Optional<String> lastKey, S3RequestStats stats)
+    protected ListObjectsV2Response sendList(ListObjectsV2Request request)
     {
-        List<S3ObjectInfo> after = below(prefix.asPrefix().key()).stream()
-                .filter(object -> startAfter.isEmpty() || compareKeys(object.location().key(), startAfter.get()) > 0)
-                .toList();
-        List<S3ObjectInfo> listed = new ArrayList<>();
-        // page by page, as S3 answers, until a key beyond the range shows up
-        for (int page = 0; page == 0 || page * pageSize < after.size(); page++) {
-            stats.recordList();
-            for (S3ObjectInfo object : after.subList(page * pageSize, Math.min(after.size(), (page + 1) * pageSize))) {
-                if (lastKey.isPresent() && compareKeys(object.location().key(), lastKey.get()) > 0) {
-                    return listed;
-                }
-                listed.add(object);
+        if (!request.bucket().equals(bucket)) {
+            throw (S3Exception) S3Exception.builder().statusCode(404).message("NoSuchBucket").build();
+        }
+        if (unordered && request.startAfter() != null) {
+            throw (S3Exception) S3Exception.builder().statusCode(400).message("start-after is not supported by directory buckets").build();
+        }
+        int maxKeys = Math.min(pageSize, request.maxKeys() == null ? 1000 : request.maxKeys());
+        List<String> entries = entries(request.prefix() == null ? "" : request.prefix(), request.delimiter());
+        int from = request.continuationToken() != null ? Integer.parseInt(request.continuationToken()) : firstAfter(entries, request.startAfter());
+        int to = Math.min(entries.size(), from + maxKeys);
+        ListObjectsV2Response.Builder response = ListObjectsV2Response.builder()
+                .isTruncated(to < entries.size())
+                .nextContinuationToken(to < entries.size() ? String.valueOf(to) : null);
+        List<S3Object> contents = new ArrayList<>();
+        List<CommonPrefix> prefixes = new ArrayList<>();
+        for (String entry : entries.subList(from, to)) {
+            if (objects.containsKey(entry)) {
+                contents.add(S3Object.builder().key(entry).size(objects.get(entry)).eTag("\"etag-" + entry.hashCode() + "\"").build());
+            }
+            else {
+                prefixes.add(CommonPrefix.builder().prefix(entry).build());
             }
         }
-        return listed;
+        return response.contents(contents).commonPrefixes(prefixes).build();
     }
 
-    private List<S3ObjectInfo> below(String folder)
+    /**
+     * The listing's entries in the order this store answers: objects, and with a delimiter the common prefixes that
+     * group keys, each one entry as S3 counts them against {@code max-keys}.
+     */
+    private List<String> entries(String prefix, String delimiter)
     {
-        List<S3ObjectInfo> listed = new ArrayList<>();
-        objects.forEach((key, size) -> {
-            if (key.startsWith(folder)) {
-                listed.add(new S3ObjectInfo(new S3Location(bucket, key), size, "etag-" + key.hashCode()));
+        List<String> entries = new ArrayList<>();
+        for (String key : objects.tailMap(prefix, true).keySet()) {
+            if (!key.startsWith(prefix)) {
+                break;
             }
-        });
-        return listed;
+            int cut = delimiter == null ? -1 : key.indexOf(delimiter, prefix.length());
+            String entry = cut < 0 ? key : key.substring(0, cut + delimiter.length());
+            if (entries.isEmpty() || !entries.getLast().equals(entry)) {
+                entries.add(entry);
+            }
+        }
+        if (unordered) {
+            Collections.shuffle(entries, new Random(entries.size()));
+        }
+        return entries;
     }
 
-    @Override
-    public List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
+    private static int firstAfter(List<String> entries, String startAfter)
     {
-        String folder = prefix.asPrefix().key();
-        Set<String> children = new LinkedHashSet<>();
-        int direct = 0;
-        for (String key : objects.keySet()) {
-            if (key.startsWith(folder) && key.indexOf('/', folder.length()) > 0) {
-                children.add(key.substring(folder.length(), key.indexOf('/', folder.length())));
-            }
-            else if (key.startsWith(folder)) {
-                direct++;
-            }
+        int index = 0;
+        while (startAfter != null && index < entries.size() && compareKeys(entries.get(index), startAfter) <= 0) {
+            index++;
         }
-        // a listing with a delimiter pages over the folder's own objects and its subfolders alike
-        int entries = direct + children.size();
-        for (int page = 0; page == 0 || page * pageSize < entries; page++) {
-            stats.recordList();
-        }
-        return List.copyOf(children);
+        return index;
     }
 }

@@ -35,6 +35,7 @@ final class TestParquetBloomBadInput
 
     private final TestingLake lake = new TestingLake();
     private List<TelemetryRow> sample;
+    private List<TelemetryRow> threeRowGroups;
     private List<String> badDataTables;
 
     @Override
@@ -53,6 +54,11 @@ final class TestParquetBloomBadInput
             TestingLake.upload(client, BadFiles.bloomOffsetPastEnd(good, "device_id"), tableKey("bad", "bloom_offset_past_end", "part-00000.parquet"));
             TestingLake.upload(client, BadFiles.unknownAlgorithm(good, "device_id"), tableKey("bad", "unknown_algorithm", "part-00000.parquet"));
             TestingLake.upload(client, BadFiles.statisticsMinAboveMax(good, "seq"), tableKey("bad", "corrupt_statistics", "part-00000.parquet"));
+            threeRowGroups = lake.events().subList(0, 3 * TestingLake.ROWS_PER_ROW_GROUP);
+            byte[] three = TestingLake.eventsFileBytes(work, "three.parquet", threeRowGroups);
+            // trino-parquet leaves such a row group out of its blocks without error: every later one would shift
+            TestingLake.upload(client, BadFiles.rewriteFooter(three, footer -> footer.getRow_groups().get(1).getColumns().getFirst().getMeta_data().setData_page_offset(-100)),
+                    tableKey("bad", "row_group_before_file", "part-00000.parquet"));
             // two folders that are one Trino name
             TestingLake.upload(client, good, tableKey("bad", "Collide", "part-00000.parquet"));
             TestingLake.upload(client, good, tableKey("bad", "collide", "part-00000.parquet"));
@@ -84,6 +90,28 @@ final class TestParquetBloomBadInput
                 .failure()
                 .hasMessageContaining("s3://lake/warehouse/bad/corrupt_footer/part-00000.parquet")
                 .hasMessageContaining("corrupt footer");
+    }
+
+    @Test
+    void rowGroupStartingBeforeTheFileIsAnErrorNamingFileAndRowGroup()
+    {
+        // rows that were silently missing (with pruning on and off) and later row groups probed with their
+        // neighbour's filter: the footer is refused instead, whatever the query and the pruning settings
+        TelemetryRow onlyInLast = threeRowGroups.get(2 * TestingLake.ROWS_PER_ROW_GROUP + 17);
+        Session off = ParquetBloomQueryRunner.allPruningOff(getSession(), "lake");
+        for (Session session : List.of(getSession(), off)) {
+            for (String sql : List.of(
+                    "SELECT count(*) FROM lake.bad.row_group_before_file",
+                    "SELECT count(*) FROM lake.bad.row_group_before_file WHERE device_id = '%s'".formatted(onlyInLast.deviceId()),
+                    "SELECT count(*) FROM lake.bad.row_group_before_file WHERE seq = %d".formatted(onlyInLast.seq()))) {
+                assertThat(query(session, sql))
+                        .failure()
+                        .hasErrorCode(PARQUET_BLOOM_BAD_DATA)
+                        .hasMessageContaining("s3://lake/warehouse/bad/row_group_before_file/part-00000.parquet")
+                        .hasMessageContaining("row group 1 of 3 cannot be located")
+                        .hasMessageContaining("data_page_offset -100");
+            }
+        }
     }
 
     @Test

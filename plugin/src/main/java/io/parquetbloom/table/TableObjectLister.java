@@ -1,0 +1,157 @@
+package io.parquetbloom.table;
+
+import com.google.common.collect.ImmutableList;
+import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.s3.UnorderedListingException;
+import io.trino.spi.TrinoException;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static com.google.common.base.Throwables.throwIfUnchecked;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Lists every object of a table exactly once, in key order. One listing page answers a table of up to 1,000 objects.
+ * A larger table whose objects live in folders is listed as disjoint key ranges side by side (S3 lists one range only
+ * page after page): the table's folders give the range bounds, and the first page, which reached some of them,
+ * estimates how many pages the table has and so how many ranges are worth their one extra LIST each. A table whose
+ * objects lie directly in its folder is listed page after page.
+ * <p>
+ * Ranges rely on S3 listing keys in strictly increasing UTF-8 byte order. A store that does not (S3 Express One Zone
+ * directory buckets) is detected, on the first page or in any range, and listed serially by continuation tokens
+ * instead, without an early stop; a key listed twice is an error naming the bucket, never a duplicated row.
+ */
+final class TableObjectLister
+{
+    // key ranges of one table listed at the same time; S3 answers any number, but stores that walk their whole tree
+    // for every page (S3Proxy's filesystem backend) time out when dozens of walks of 50,000 objects run at once
+    static final int MAX_PARALLEL_LISTINGS = 8;
+
+    private static final Comparator<S3ObjectInfo> KEY_ORDER = (left, right) -> S3ObjectStore.compareKeys(left.location().key(), right.location().key());
+
+    private final S3ObjectStore store;
+
+    TableObjectLister(S3ObjectStore store)
+    {
+        this.store = requireNonNull(store, "store is null");
+    }
+
+    List<S3ObjectInfo> list(S3Location prefix, S3RequestStats stats)
+    {
+        S3ObjectStore.ListingPage first = store.listFirstPage(prefix, stats);
+        if (!first.truncated() || !first.inKeyOrder()) {
+            return listSerially(prefix, first, stats);
+        }
+        List<String> bounds = keyRangeBounds(prefix, first.objects(), stats);
+        if (bounds.isEmpty()) {
+            return listSerially(prefix, first, stats);
+        }
+        try {
+            return requireStrictlyIncreasing(prefix, listRanges(prefix, bounds, stats));
+        }
+        catch (UnorderedListingException e) {
+            return listSerially(prefix, store.listFirstPage(prefix, stats), stats);
+        }
+    }
+
+    /**
+     * Page after page by continuation token, which needs no key order; sorted afterwards.
+     */
+    private List<S3ObjectInfo> listSerially(S3Location prefix, S3ObjectStore.ListingPage first, S3RequestStats stats)
+    {
+        List<S3ObjectInfo> objects = new ArrayList<>(first.objects());
+        first.continuationToken().ifPresent(token -> objects.addAll(store.listRemaining(prefix, token, stats)));
+        objects.sort(KEY_ORDER);
+        return requireStrictlyIncreasing(prefix, objects);
+    }
+
+    private static List<S3ObjectInfo> requireStrictlyIncreasing(S3Location prefix, List<S3ObjectInfo> objects)
+    {
+        int duplicate = S3ObjectStore.firstOutOfOrder(objects, Optional.empty());
+        if (duplicate >= 0) {
+            throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Listing %s in bucket %s returned key '%s' more than once (after '%s'); refusing to read the table from a listing that repeats objects".formatted(
+                    prefix.asPrefix(), prefix.bucket(), objects.get(duplicate).location().key(), objects.get(duplicate - 1).location().key()));
+        }
+        return objects;
+    }
+
+    /**
+     * Ranges {@code (-inf, b1], (b1, b2], ..., (bn, +inf)} for strictly increasing bounds: every key in exactly one.
+     */
+    private List<S3ObjectInfo> listRanges(S3Location prefix, List<String> bounds, S3RequestStats stats)
+    {
+        List<CompletableFuture<List<S3ObjectInfo>>> ranges = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Executor executor = new BoundedExecutor(threads, MAX_PARALLEL_LISTINGS);
+            for (int i = 0; i <= bounds.size(); i++) {
+                Optional<String> startAfter = i == 0 ? Optional.empty() : Optional.of(bounds.get(i - 1));
+                Optional<String> lastKey = i == bounds.size() ? Optional.empty() : Optional.of(bounds.get(i));
+                ranges.add(CompletableFuture.supplyAsync(() -> store.listObjectsBetween(prefix, startAfter, lastKey, stats), executor));
+            }
+            ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+            for (CompletableFuture<List<S3ObjectInfo>> range : ranges) {
+                try {
+                    objects.addAll(range.join());
+                }
+                catch (CompletionException e) {
+                    throwIfUnchecked(e.getCause());
+                    throw new RuntimeException(e.getCause());
+                }
+            }
+            return objects.build();
+        }
+    }
+
+    /**
+     * Bounds that cut the table's key space into ranges of about a listing page each (at most
+     * {@value #MAX_PARALLEL_LISTINGS}), at folder boundaries; none when the table has no folders to cut at. A bound is
+     * a folder's key with its trailing slash ({@code region=us/}): the folder's objects sort after it. Without the
+     * slash ({@code region=us}) the bounds would not follow the folders' order where a name continues below
+     * {@code /} ({@code region=us-east/ < region=us/}, but {@code region=us < region=us-east}), and ranges would overlap.
+     */
+    static List<String> keyRangeBounds(List<String> folderKeys, List<S3ObjectInfo> firstPage)
+    {
+        List<String> folders = folderKeys.stream()
+                .sorted(S3ObjectStore::compareKeys)
+                .distinct()
+                .toList();
+        if (folders.size() < 2 || firstPage.isEmpty()) {
+            return List.of();
+        }
+        String lastListed = firstPage.getLast().location().key();
+        long reached = folders.stream().filter(folder -> S3ObjectStore.compareKeys(folder, lastListed) <= 0).count();
+        long estimatedObjects = firstPage.size() * (long) folders.size() / Math.max(1, reached);
+        int ranges = (int) Math.min(Math.min(MAX_PARALLEL_LISTINGS, folders.size()), Math.max(2, (estimatedObjects + firstPage.size() - 1) / firstPage.size()));
+        List<String> bounds = new ArrayList<>();
+        for (int i = 1; i < ranges; i++) {
+            bounds.add(folders.get(i * folders.size() / ranges));
+        }
+        return bounds;
+    }
+
+    private List<String> keyRangeBounds(S3Location prefix, List<S3ObjectInfo> firstPage, S3RequestStats stats)
+    {
+        String folderKey = prefix.asPrefix().key();
+        boolean nested = firstPage.stream().anyMatch(object -> object.location().key().indexOf('/', folderKey.length()) >= 0);
+        if (!nested) {
+            return List.of();
+        }
+        List<String> folderKeys = store.listChildPrefixes(prefix, stats).stream()
+                .map(name -> prefix.child(name).asPrefix().key())
+                .toList();
+        return keyRangeBounds(folderKeys, firstPage);
+    }
+}
