@@ -42,12 +42,23 @@ final class ProbeValues
 
     static Object toNativeValue(String column, Type type, String text)
     {
+        Object value;
         try {
-            return parse(type, text.strip());
+            value = parse(type, text.strip());
         }
         catch (RuntimeException e) {
             throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "bloom_probe: value '%s' is not a %s, the type of column %s%s".formatted(text, type, column, e.getMessage() == null ? "" : ": " + e.getMessage()), e);
         }
+        if (isNaN(type, value)) {
+            // a lookup of NaN matches no row (NaN equals nothing), and Trino's domains cannot even hold it
+            throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "bloom_probe: value '%s' for column %s (%s) is NaN, which equals no value: a lookup of it matches no row in any row group".formatted(text, column, type));
+        }
+        return value;
+    }
+
+    private static boolean isNaN(Type type, Object value)
+    {
+        return (type.equals(DOUBLE) && Double.isNaN((double) value)) || (type.equals(REAL) && Float.isNaN(Float.intBitsToFloat((int) (long) value)));
     }
 
     private static Object parse(Type type, String text)

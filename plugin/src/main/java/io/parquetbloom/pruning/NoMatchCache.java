@@ -5,6 +5,9 @@ import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.trino.spi.predicate.Domain;
 
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * Facts of the form "row group {@code rowGroup} of this object version holds no value of {@code domain} in
  * {@code column}", learned by reading it ({@link NoMatchRecorder}). The object cannot change under the same key, so
@@ -15,15 +18,26 @@ public class NoMatchCache
     // a domain bigger than this is not worth remembering per row group
     private static final long MAX_DOMAIN_SIZE = 1 << 20;
 
-    private record Key(FileKey file, int rowGroup, String column, Domain domain) {}
+    // the domain entries belong to no file: a flush of a table or schema leaves them, flushing all drops them
+    private static final FileKey NO_FILE = new FileKey("", 0, "");
+
+    /**
+     * @param domain the number {@link #domainIds} gave the domain: a fact weighs its key, not its domain, which a
+     * 1,000-value IN list makes ~50 KB and every row group of a query would otherwise repeat
+     */
+    private record Key(FileKey file, int rowGroup, String column, long domain) {}
 
     private final ParquetMetadataCache.Region<Key, Boolean> facts;
+    // each remembered domain once, weighed once, numbered; numbers are never reused, so facts of a domain that was
+    // evicted and comes back are unreachable (and evicted in their turn), never attributed to another domain
+    private final ParquetMetadataCache.Region<Domain, Long> domainIds;
+    private final AtomicLong nextDomainId = new AtomicLong();
 
     @Inject
     public NoMatchCache(ParquetMetadataCache budget)
     {
-        // the domain may be shared by several entries; counting it for each errs on the safe side
-        this.facts = budget.region("no_match", Boolean.class, Key::file, (key, _) -> 128 + 2L * key.file().location().length() + key.domain().getRetainedSizeInBytes());
+        this.facts = budget.region("no_match", Boolean.class, Key::file, (key, _) -> 128 + 2L * key.file().location().length());
+        this.domainIds = budget.region("no_match_domain", Long.class, _ -> NO_FILE, (domain, _) -> 64 + domain.getRetainedSizeInBytes());
     }
 
     /**
@@ -39,7 +53,11 @@ public class NoMatchCache
 
     public boolean knownNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
-        return file.cacheable() && facts.getIfPresent(new Key(file, rowGroup, column, domain)).isPresent();
+        if (!file.cacheable()) {
+            return false;
+        }
+        Optional<Long> id = domainIds.getIfPresent(domain);
+        return id.isPresent() && facts.getIfPresent(new Key(file, rowGroup, column, id.get())).isPresent();
     }
 
     /**
@@ -49,7 +67,8 @@ public class NoMatchCache
     public void recordNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
         if (file.cacheable() && remembers(domain)) {
-            facts.putIfAbsent(new Key(file, rowGroup, column, domain), Boolean.TRUE);
+            long id = domainIds.get(domain, nextDomainId::incrementAndGet);
+            facts.putIfAbsent(new Key(file, rowGroup, column, id), Boolean.TRUE);
         }
     }
 }

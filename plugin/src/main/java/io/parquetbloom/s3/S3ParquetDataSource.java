@@ -23,9 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 
 import static com.google.common.base.Preconditions.checkState;
 import static java.lang.Math.toIntExact;
@@ -49,7 +50,8 @@ public class S3ParquetDataSource
 {
     public static final String SKIPPED_BYTES_METRIC = "columnChunkBytesSkipped";
 
-    // row groups' filter chunks fetched ahead of the one being read; bounds the memory a split holds to a few chunks
+    // row groups' filter chunks fetched ahead of the one being read; bounds the memory a split holds to a few chunks,
+    // each reserved in the reader's memory context from the moment its GET is sent
     private static final int FILTER_CHUNKS_AHEAD = 4;
 
     private final ParquetDataSourceId id;
@@ -143,10 +145,11 @@ public class S3ParquetDataSource
                 Map<Integer, List<Map.Entry<K, DiskRange>>> group = layout.isFilterChunk(entry.getValue()) ? filterEntriesByRowGroup : otherEntriesByRowGroup;
                 group.computeIfAbsent(layout.rowGroupOf(entry.getValue()), _ -> new ArrayList<>()).add(entry);
             }
+            // in the order the reader reads row groups, which need not be the order of their offsets in the file: the
+            // window ahead is counted in row groups the reader will reach next
             for (List<Map.Entry<K, DiskRange>> entries : filterEntriesByRowGroup.values()) {
                 filterRanges.addAll(planAdjacentReads(entries, readers, memoryContext));
             }
-            filterRanges.sort(comparingLong(range -> range.range.offset()));
             for (int i = 0; i < filterRanges.size(); i++) {
                 filterRanges.get(i).filterIndex = i;
             }
@@ -274,7 +277,7 @@ public class S3ParquetDataSource
         private final LocalMemoryContext memory;
         private int filterIndex = -1;
         private int references;
-        private CompletableFuture<byte[]> pending;
+        private FutureTask<byte[]> pending;
         private boolean fetched;
         private boolean released;
         private Slice data;
@@ -317,7 +320,17 @@ public class S3ParquetDataSource
         {
             if (pending == null && data == null && !released) {
                 fetched = true;
-                pending = CompletableFuture.supplyAsync(() -> store.read(object, range.offset(), toIntExact(range.length()), stats), prefetchExecutor);
+                // the bytes will arrive whether or not anyone reads them: the query's memory counts them from now on
+                memory.setBytes(range.length());
+                FutureTask<byte[]> task = new FutureTask<>(() -> store.read(object, range.offset(), toIntExact(range.length()), stats));
+                pending = task;
+                prefetchExecutor.execute(() -> {
+                    task.run();
+                    if (task.isCancelled()) {
+                        // the interrupt of cancel(true) must not reach whatever this thread of a pool runs next
+                        Thread.interrupted();
+                    }
+                });
             }
         }
 
@@ -361,14 +374,14 @@ public class S3ParquetDataSource
             references = 0;
             data = null;
             if (pending != null) {
-                // a fetch nobody will read: let it finish on its thread, keep nothing of it
-                pending.cancel(false);
+                // a fetch nobody will read (LIMIT reached, query cancelled): interrupt its GET, keep nothing of it
+                pending.cancel(true);
                 pending = null;
             }
             memory.close();
         }
 
-        private static byte[] await(CompletableFuture<byte[]> future)
+        private static byte[] await(Future<byte[]> future)
                 throws IOException
         {
             try {

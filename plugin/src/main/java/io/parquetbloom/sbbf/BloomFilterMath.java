@@ -13,6 +13,8 @@ import static io.parquetbloom.sbbf.SplitBlockBloomFilter.MAX_BYTES;
 public final class BloomFilterMath
 {
     private static final double LN_31_32 = Math.log(31.0 / 32.0);
+    // inserts into one block beyond which every bit a probe tests is set to double precision: (1 - (31/32)^i)^8 = 1
+    private static final double SATURATED_INSERTS = 1_200;
 
     private BloomFilterMath() {}
 
@@ -29,8 +31,11 @@ public final class BloomFilterMath
         }
         // lambda: expected number of values per 256-bit block
         double lambda = 256.0 / bitsPerValue;
+        int last = poissonTerms(lambda) - 1;
+        if (last < 0) {
+            return 1.0;
+        }
         double logLambda = Math.log(lambda);
-        int last = (int) Math.ceil(lambda + 20 * Math.sqrt(lambda) + 40);
         double sum = 0;
         double logFactorial = 0;
         for (int i = 0; i <= last; i++) {
@@ -43,6 +48,20 @@ public final class BloomFilterMath
             sum += poisson * Math.pow(bitSet, 8);
         }
         return Math.min(1.0, sum);
+    }
+
+    /**
+     * Terms of the Poisson sum for {@code lambda} values per block: up to 20 standard deviations above the mean; none
+     * when even 20 below it every probed bit is set to double precision (a filter far too small for its values, a
+     * few bits per thousand values), where summing would take ~lambda steps (10^8 for a 32-byte filter of 10^8
+     * values) to find an FPP of 1.
+     */
+    static int poissonTerms(double lambda)
+    {
+        if (lambda - 20 * Math.sqrt(lambda) - 40 > SATURATED_INSERTS) {
+            return 0;
+        }
+        return (int) Math.ceil(lambda + 20 * Math.sqrt(lambda) + 40) + 1;
     }
 
     /**

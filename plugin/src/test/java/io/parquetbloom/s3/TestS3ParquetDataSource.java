@@ -4,18 +4,27 @@ import com.google.common.collect.ImmutableListMultimap;
 import com.google.common.collect.ListMultimap;
 import io.airlift.units.DataSize;
 import io.parquetbloom.testing.InMemoryObjectStore;
+import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.DiskRange;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.reader.ChunkedInputStream;
 import io.trino.plugin.base.metrics.LongCount;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,6 +97,89 @@ final class TestS3ParquetDataSource
         Map<String, ChunkedInputStream> streams = source.planRead(chunks(), newSimpleAggregatedMemoryContext());
         assertBytes(streams.get("b0"), B_0);
         assertThat(store.reads()).containsExactlyInAnyOrder("4+100", "604+100", "304+250", "554+50");
+    }
+
+    @Test
+    void prefetchedBytesAreInTheMemoryContextFromTheirRequest()
+    {
+        InMemoryObjectStore store = new InMemoryObjectStore(file);
+        List<Runnable> prefetches = new ArrayList<>();
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, layout(), prefetches::add);
+        AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
+        source.planRead(chunks(), memory);
+        // both key chunks are requested: their bytes count before they arrive, and after, though nobody read them yet
+        assertThat(memory.getBytes()).isEqualTo(KEY_0.length() + KEY_1.length());
+        prefetches.forEach(Runnable::run);
+        assertThat(memory.getBytes()).isEqualTo(KEY_0.length() + KEY_1.length());
+        source.close();
+        assertThat(memory.getBytes()).isZero();
+    }
+
+    @Test
+    void prefetchWindowFollowsTheReadersRowGroupOrderNotFileOffsets()
+            throws IOException
+    {
+        // ten row groups stored in descending offset order: the reader's first row group is the last in the file
+        int rowGroups = 10;
+        byte[] descending = bytes(4 + rowGroups * 100);
+        ImmutableListMultimap.Builder<String, DiskRange> chunks = ImmutableListMultimap.builder();
+        Map<DiskRange, Integer> rowGroupOf = new java.util.HashMap<>();
+        for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
+            DiskRange key = new DiskRange(4 + (rowGroups - 1 - rowGroup) * 100L, 100);
+            chunks.put("key" + rowGroup, key);
+            rowGroupOf.put(key, rowGroup);
+        }
+        InMemoryObjectStore store = new InMemoryObjectStore(descending);
+        List<Runnable> prefetches = new ArrayList<>();
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, new ColumnChunkLayout(Set.copyOf(rowGroupOf.keySet()), rowGroupOf), prefetches::add);
+        AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
+        Map<String, ChunkedInputStream> streams = source.planRead(chunks.build(), memory);
+        assertThat(prefetches).hasSize(4);
+        prefetches.forEach(Runnable::run);
+        // reading row group 0 moves the window one row group on, not to the end of the file
+        streams.get("key0").readNBytes(100);
+        assertThat(prefetches).hasSize(5);
+        assertThat(store.reads()).containsExactly("904+100", "804+100", "704+100", "604+100");
+        assertThat(memory.getBytes()).isLessThanOrEqualTo(5 * 100);
+        source.close();
+    }
+
+    @Test
+    void closeInterruptsPrefetchesInFlight()
+            throws Exception
+    {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        S3ObjectStore blocking = new S3ObjectStore(S3Client.builder()
+                .region(Region.US_EAST_1)
+                .endpointOverride(URI.create("http://127.0.0.1:9"))
+                .credentialsProvider(AnonymousCredentialsProvider.create())
+                .build())
+        {
+            @Override
+            public byte[] read(S3ObjectInfo object, long position, int length, S3RequestStats stats)
+            {
+                started.countDown();
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                }
+                catch (InterruptedException e) {
+                    interrupted.countDown();
+                }
+                return new byte[length];
+            }
+        };
+        S3ObjectInfo object = new S3ObjectInfo(new S3Location("lake", "t/part-0.parquet"), file.length, "etag");
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            S3ParquetDataSource source = new S3ParquetDataSource(blocking, object, new S3RequestStats(), OPTIONS, layout(), executor);
+            AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
+            source.planRead(chunks(), memory);
+            assertThat(started.await(1, TimeUnit.MINUTES)).isTrue();
+            // a LIMIT was reached: the GETs still running are stopped, and nothing they bring is kept
+            source.close();
+            assertThat(interrupted.await(1, TimeUnit.MINUTES)).isTrue();
+            assertThat(memory.getBytes()).isZero();
+        }
     }
 
     private static ColumnChunkLayout layout()

@@ -74,6 +74,21 @@ final class TestSplitBlockBloomFilterProperties
     }
 
     @Test
+    void saturatedFilterHasCertainFalsePositivesInBoundedWork()
+    {
+        // a 32-byte filter of 10^8 values and a 1 KiB filter of 10^9: an FPP of 1, from a bounded number of terms
+        assertThat(BloomFilterMath.falsePositiveProbability(32, 100_000_000)).isEqualTo(1.0);
+        assertThat(BloomFilterMath.falsePositiveProbability(1024, 1_000_000_000)).isEqualTo(1.0);
+        for (double bitsPerValue = 1e-9; bitsPerValue < 1e3; bitsPerValue *= 1.7) {
+            assertThat(BloomFilterMath.poissonTerms(256 / bitsPerValue)).as("terms at %s bits/value", bitsPerValue).isLessThan(4_000);
+        }
+        // on both sides of the short cut the sum is 1 to double precision
+        double atCut = 256 / 2_200.0;
+        assertThat(BloomFilterMath.poissonTerms(256 / atCut)).isZero();
+        assertThat(BloomFilterMath.falsePositiveProbability(atCut * 1.1)).isCloseTo(1.0, within(1e-9));
+    }
+
+    @Test
     void sizingInvertsTheFormula()
     {
         assertThat(BloomFilterMath.bitsPerValue(0.01)).isCloseTo(10.53, within(0.01));

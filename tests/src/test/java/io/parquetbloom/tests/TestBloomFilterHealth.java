@@ -22,6 +22,7 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.Predicate;
 
+import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.withinPercentage;
@@ -273,6 +274,14 @@ final class TestBloomFilterHealth
                 ".*value 'nope' is not a uuid, the type of column tag.*");
         assertQueryFails("SELECT * FROM TABLE(lake.system.bloom_probe(schema_name => 'telemetry', table_name => 'events', column_name => 'nope', value => '1'))",
                 ".*table telemetry.events has no column nope.*");
+        // NaN equals nothing: refused at analysis (INVALID_FUNCTION_ARGUMENT), not an internal error on a worker
+        for (String column : List.of("reading", "ratio")) {
+            assertThat(query("SELECT * FROM TABLE(lake.system.bloom_probe(schema_name => 'telemetry', table_name => 'events', column_name => '%s', value => 'NaN'))".formatted(column)))
+                    .failure()
+                    .hasErrorCode(INVALID_FUNCTION_ARGUMENT)
+                    .hasMessageContaining("value 'NaN' for column %s".formatted(column))
+                    .hasMessageContaining("equals no value");
+        }
     }
 
     @Test

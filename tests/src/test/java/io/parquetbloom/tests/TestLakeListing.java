@@ -1,9 +1,11 @@
 package io.parquetbloom.tests;
 
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.s3.S3Config;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.s3.S3Stats;
 import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
@@ -53,6 +55,37 @@ final class TestLakeListing
             // the first page (it reached 10 of 23 folders: about 2,300 objects, 3 ranges), the table's folders, then
             // three ranges of 700, 800 and 800 keys side by side, one page each; page after page it would be 3 in a row
             assertThat(stats.listRequests()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void foldersWhoseNamesArePrefixesOfEachOtherAreListedOnceOverManyPages()
+            throws Exception
+    {
+        Path work = Files.createTempDirectory("parquet-bloom-listing");
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"));
+                S3Client client = s3.client()) {
+            client.createBucket(request -> request.bucket("lake"));
+            // S3 order: eu/ < us x/ < us%2Fx/ < us-east/ < us-west/ < us.1/ < us/ < \uD83D\uDE00%3Ax/: bounds without
+            // their slash would list us-east and us-west twice
+            List<String> keys = new ArrayList<>();
+            for (String region : List.of("eu", "us", "us-east", "us-west", "us x", "us.1", "us%2Fx", "\uD83D\uDE00%3Ax")) {
+                for (int file = 0; file < 150; file++) {
+                    keys.add("warehouse/telemetry/events/region=%s/part-%03d.parquet".formatted(region, file));
+                }
+            }
+            for (String key : keys) {
+                client.putObject(request -> request.bucket("lake").key(key), RequestBody.empty());
+            }
+            List<String> expected = keys.stream().sorted(S3ObjectStore::compareKeys).toList();
+            for (int pageSize : List.of(1000, 70)) {
+                S3ObjectStore store = new S3ObjectStore(client, new S3Config().setListPageSize(pageSize), new S3Stats());
+                LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+                SchemaTableName name = new SchemaTableName("telemetry", "events");
+                LakeTable table = tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), new S3RequestStats());
+                assertThat(table.files()).as("page size %d", pageSize).extracting(file -> file.object().location().key()).containsExactlyElementsOf(expected);
+                assertThat(table.files()).extracting(file -> file.partitionValues().getFirst().orElseThrow()).contains("us/x", "\uD83D\uDE00:x", "us x", "us.1");
+            }
         }
     }
 }

@@ -34,7 +34,10 @@ import static io.trino.spi.type.BigintType.BIGINT;
  * A random table for the differential test: an {@code id} column plus a few columns of random type pairings, names
  * in mixed case, NULL patterns from none to all, value pools from 2 distinct values to all distinct, 1-64 row groups
  * over 1-3 files written by parquet-java (filters sized well or badly, dictionary or not, footers with null counts,
- * statistics or {@code bloom_filter_length} removed) or by Trino's own {@code ParquetWriter}.
+ * statistics or {@code bloom_filter_length} removed, filter offsets outside the data) or by Trino's own
+ * {@code ParquetWriter}. Two in five tables are partitioned by a varchar whose folder names are prefixes of each
+ * other followed by bytes below {@code /}, Hive escapes and supplementary characters; a few have a row group that
+ * trino-parquet cannot locate, which every query must refuse.
  */
 public final class RandomTable
 {
@@ -47,9 +50,15 @@ public final class RandomTable
      * @param fileName the column's name in the files (mixed case); Trino names it in lower case
      * @param nullRate share of NULLs (1.0: all NULL)
      * @param pool the distinct values drawn from
+     * @param partition a {@code key=value} folder level rather than a column of the files
      */
-    public record Column(String fileName, ColumnKind kind, double nullRate, List<Object> pool)
+    public record Column(String fileName, ColumnKind kind, double nullRate, List<Object> pool, boolean partition)
     {
+        public Column(String fileName, ColumnKind kind, double nullRate, List<Object> pool)
+        {
+            this(fileName, kind, nullRate, pool, false);
+        }
+
         public String sqlName()
         {
             return fileName.toLowerCase(Locale.ROOT);
@@ -77,9 +86,16 @@ public final class RandomTable
     private final int rowsPerRowGroup;
     private final int files;
     private final boolean bigPayload;
+    private final boolean unlocatableRowGroup;
 
-    private RandomTable(String name, Writer writer, List<Column> columns, List<Object[]> rows, int rowsPerRowGroup, int files, boolean bigPayload)
+    /**
+     * A file of the table: its path below the table's folder and its bytes.
+     */
+    public record TableFile(String path, byte[] bytes) {}
+
+    private RandomTable(String name, Writer writer, List<Column> columns, List<Object[]> rows, int rowsPerRowGroup, int files, boolean bigPayload, boolean unlocatableRowGroup)
     {
+        this.unlocatableRowGroup = unlocatableRowGroup;
         this.name = name;
         this.writer = writer;
         this.columns = columns;
@@ -89,9 +105,14 @@ public final class RandomTable
         this.bigPayload = bigPayload;
     }
 
-    public static RandomTable generate(String name, SplittableRandom random, boolean big)
+    /**
+     * @param big one file larger than several splits
+     * @param unlocatable a table whose last file has a row group trino-parquet cannot locate (others may have one
+     * by chance)
+     */
+    public static RandomTable generate(String name, SplittableRandom random, boolean big, boolean unlocatable)
     {
-        Writer writer = !big && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
+        Writer writer = !big && !unlocatable && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
         List<ColumnKind> kinds = writer == Writer.TRINO ? ColumnKind.trinoWritable() : Arrays.asList(ColumnKind.values());
         int columnCount = random.nextInt(3, 8);
         List<Column> columns = new ArrayList<>();
@@ -116,6 +137,9 @@ public final class RandomTable
             // incompressible values make files larger than the 1 MB splits of catalog lake_small_splits
             columns.add(new Column("Payload", ColumnKind.BINARY, 0, List.of()));
         }
+        else if (!unlocatable && random.nextInt(5) < 2) {
+            columns.add(partitionColumn(random));
+        }
 
         int rowGroups = switch (random.nextInt(10)) {
             case 0 -> random.nextInt(25, 65);
@@ -128,6 +152,10 @@ public final class RandomTable
         }
         // the big table is one file: larger than a split of lake_small_splits, so row groups fall on split boundaries
         int files = big ? 1 : Math.min(rowGroups, random.nextInt(1, 4));
+        if (unlocatable) {
+            rowGroups = Math.max(rowGroups, 4);
+            files = 2;
+        }
         List<Object[]> rows = new ArrayList<>();
         for (int id = 0; id < rowGroups * rowsPerRowGroup; id++) {
             Object[] row = new Object[columns.size() + 1];
@@ -148,7 +176,44 @@ public final class RandomTable
             }
             rows.add(row);
         }
-        return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big);
+        // a footer that trino-parquet reads without one of its row groups: every query must refuse the table (the
+        // last file's, so that the first file still gives the table its columns)
+        boolean damaged = unlocatable || (!big && writer == Writer.PARQUET_JAVA && columns.stream().noneMatch(Column::partition) && files >= 2 && rowGroups >= 2 * files && random.nextInt(8) == 0);
+        return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big, damaged);
+    }
+
+    /**
+     * Partition values as Hive writes their folders ({@code %XX} escapes), chosen so that folder names are prefixes
+     * of each other followed by bytes below {@code /} ({@code us}, {@code us-east}, {@code us x}, {@code us%2Fx}),
+     * with supplementary characters beside escapes, and the default (NULL) partition.
+     */
+    private static final Map<String, String> PARTITION_FOLDERS = folders(
+            "us", "us", "us-east", "us-east", "us-west", "us-west", "us.1", "us.1", "us x", "us x", "us!", "us!",
+            "us(1)", "us(1)", "us/x", "us%2Fx", "us:x", "us%3Ax", "\uD83D\uDE00:x", "\uD83D\uDE00%3Ax", "\uD83D\uDE00", "\uD83D\uDE00",
+            "v=1", "v%3D1", "v=1.5", "v%3D1.5", "a%b", "a%25b", "a", "a", "\u00E9t\u00E9", "\u00E9t\u00E9");
+
+    private static Map<String, String> folders(String... valueAndFolder)
+    {
+        Map<String, String> folders = new LinkedHashMap<>();
+        for (int i = 0; i < valueAndFolder.length; i += 2) {
+            folders.put(valueAndFolder[i], valueAndFolder[i + 1]);
+        }
+        return folders;
+    }
+
+    private static Column partitionColumn(SplittableRandom random)
+    {
+        List<String> all = new ArrayList<>(PARTITION_FOLDERS.keySet());
+        List<Object> values = new ArrayList<>();
+        for (int count = random.nextInt(3, 12); count > 0 && !all.isEmpty(); count--) {
+            values.add(all.remove(random.nextInt(all.size())));
+        }
+        return new Column(mixedCase("p_region", random), ColumnKind.STRING, random.nextInt(4) == 0 ? 0.1 : 0, List.copyOf(values), true);
+    }
+
+    public boolean unlocatableRowGroup()
+    {
+        return unlocatableRowGroup;
     }
 
     private static List<Object> pool(ColumnKind kind, int size, SplittableRandom random)
@@ -207,27 +272,74 @@ public final class RandomTable
     }
 
     /**
-     * The table's files, as bytes, in order; each holds whole row groups.
+     * The table's files, in order; each holds whole row groups. A partitioned table has a folder per value
+     * ({@code p_region=us%2Fx/}), each with one or two files of its rows.
      */
-    public List<byte[]> write(Path work, SplittableRandom random)
+    public List<TableFile> write(Path work, SplittableRandom random)
     {
-        int rowGroups = rowGroups();
+        int partition = columns.stream().filter(Column::partition).findFirst().map(columns::indexOf).orElse(-1);
+        if (partition < 0) {
+            List<TableFile> result = new ArrayList<>();
+            List<byte[]> files = writeFiles(work, "", rows, this.files, random);
+            for (int file = 0; file < files.size(); file++) {
+                result.add(new TableFile("part-%05d.parquet".formatted(file), files.get(file)));
+            }
+            return result;
+        }
+        Map<Object, List<Object[]>> byValue = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            byValue.computeIfAbsent(row[partition + 1] == null ? "" : row[partition + 1], _ -> new ArrayList<>()).add(row);
+        }
+        List<TableFile> result = new ArrayList<>();
+        byValue.forEach((value, partitionRows) -> {
+            String folder = "%s=%s".formatted(columns.get(partition).fileName(), value.equals("") ? "__HIVE_DEFAULT_PARTITION__" : PARTITION_FOLDERS.get(value));
+            int fileCount = partitionRows.size() > rowsPerRowGroup && random.nextBoolean() ? 2 : 1;
+            List<byte[]> files = writeFiles(work, "-" + result.size(), partitionRows, fileCount, random);
+            for (int file = 0; file < files.size(); file++) {
+                result.add(new TableFile("%s/part-%05d.parquet".formatted(folder, file), files.get(file)));
+            }
+        });
+        return result;
+    }
+
+    private List<byte[]> writeFiles(Path work, String suffix, List<Object[]> tableRows, int fileCount, SplittableRandom random)
+    {
+        int rowGroups = (tableRows.size() + rowsPerRowGroup - 1) / rowsPerRowGroup;
         List<byte[]> result = new ArrayList<>();
         int firstRowGroup = 0;
-        for (int file = 0; file < files; file++) {
-            int count = file == files - 1 ? rowGroups - firstRowGroup : Math.max(1, (rowGroups - firstRowGroup) / (files - file));
-            List<Object[]> fileRows = rows.subList(firstRowGroup * rowsPerRowGroup, (firstRowGroup + count) * rowsPerRowGroup);
+        for (int file = 0; file < fileCount; file++) {
+            int count = file == fileCount - 1 ? rowGroups - firstRowGroup : Math.max(1, (rowGroups - firstRowGroup) / (fileCount - file));
+            List<Object[]> fileRows = tableRows.subList(firstRowGroup * rowsPerRowGroup, Math.min(tableRows.size(), (firstRowGroup + count) * rowsPerRowGroup));
             firstRowGroup += count;
-            byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + "-" + file + ".parquet"), fileRows, random);
+            byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + suffix + "-" + file + ".parquet"), fileRows, random);
+            if (unlocatableRowGroup && file == fileCount - 1) {
+                bytes = unlocatableRowGroup(bytes, random);
+            }
             result.add(bytes);
         }
         return result;
     }
 
+    /**
+     * The first column chunk of a row group other than the first made to start before the file.
+     */
+    private static byte[] unlocatableRowGroup(byte[] file, SplittableRandom random)
+    {
+        try {
+            return rewriteFooter(file, footer -> {
+                int rowGroup = random.nextInt(1, footer.getRow_groupsSize());
+                footer.getRow_groups().get(rowGroup).getColumns().getFirst().getMeta_data().setData_page_offset(-random.nextInt(1, 1000));
+            });
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private byte[] writeParquetJava(Path file, List<Object[]> fileRows, SplittableRandom random)
     {
         StringBuilder schemaText = new StringBuilder("message t { required int64 id;\n");
-        for (Column column : columns) {
+        for (Column column : fileColumns()) {
             schemaText.append(column.kind().parquetField(column.nullRate() > 0 ? "optional" : "required", column.fileName())).append('\n');
         }
         MessageType schema = MessageTypeParser.parseMessageType(schemaText.append('}').toString());
@@ -235,7 +347,7 @@ public final class RandomTable
             ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(rowsPerRowGroup)
                     .withPageRows(random.nextBoolean() ? 20 : 20_000)
                     .withDictionary(random.nextInt(3) == 0);
-            for (Column column : columns) {
+            for (Column column : fileColumns()) {
                 if (column.kind().hasBloomFilters() && random.nextInt(5) != 0) {
                     // from badly undersized (many false positives) to generous
                     long ndv = switch (random.nextInt(3)) {
@@ -250,7 +362,7 @@ public final class RandomTable
                 for (Object[] row : fileRows) {
                     Group group = parquetWriter.newRow().append("id", (long) (Long) row[0]);
                     for (int i = 0; i < columns.size(); i++) {
-                        if (row[i + 1] != null) {
+                        if (row[i + 1] != null && !columns.get(i).partition()) {
                             columns.get(i).kind().append(group, columns.get(i).fileName(), row[i + 1]);
                         }
                     }
@@ -267,19 +379,30 @@ public final class RandomTable
 
     /**
      * Rewrites the footer the way other writers leave it: chunks without a null count, without statistics, or
-     * filters without {@code bloom_filter_length}. Data and filter offsets stay valid: the footer is last.
+     * filters without {@code bloom_filter_length}; and, now and then, a filter offset before or past the data or a
+     * length running past it (each such filter must fail open). Data offsets stay valid: the footer is last.
      */
     static byte[] damageFooter(byte[] file, SplittableRandom random)
             throws IOException
     {
-        int footerLength = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        int footerStart = file.length - 8 - footerLength;
-        FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(file, footerStart, footerLength));
         boolean dropLengths = random.nextBoolean();
+        return rewriteFooter(file, footer -> damage(footer, file.length, dropLengths, random));
+    }
+
+    private static void damage(FileMetaData footer, long fileSize, boolean dropLengths, SplittableRandom random)
+    {
         for (RowGroup rowGroup : footer.getRow_groups()) {
             for (ColumnChunk chunk : rowGroup.getColumns()) {
                 if (dropLengths) {
                     chunk.getMeta_data().unsetBloom_filter_length();
+                }
+                if (chunk.getMeta_data().isSetBloom_filter_offset() && random.nextInt(10) == 0) {
+                    // a filter offset before or past the data, or a length running past it: that filter fails open
+                    switch (random.nextInt(3)) {
+                        case 0 -> chunk.getMeta_data().setBloom_filter_offset(-random.nextInt(1, 100));
+                        case 1 -> chunk.getMeta_data().setBloom_filter_offset(fileSize + random.nextInt(0, 100));
+                        default -> chunk.getMeta_data().setBloom_filter_length((int) fileSize);
+                    }
                 }
                 if (chunk.getMeta_data().isSetStatistics()) {
                     int choice = random.nextInt(4);
@@ -292,6 +415,15 @@ public final class RandomTable
                 }
             }
         }
+    }
+
+    private static byte[] rewriteFooter(byte[] file, java.util.function.Consumer<FileMetaData> change)
+            throws IOException
+    {
+        int footerLength = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int footerStart = file.length - 8 - footerLength;
+        FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(file, footerStart, footerLength));
+        change.accept(footer);
         ByteArrayOutputStream newFooter = new ByteArrayOutputStream();
         Util.writeFileMetaData(footer, newFooter);
         ByteArrayOutputStream result = new ByteArrayOutputStream();
@@ -308,13 +440,25 @@ public final class RandomTable
         List<String> names = new ArrayList<>();
         types.add(BIGINT);
         names.add("id");
-        for (Column column : columns) {
+        for (Column column : fileColumns()) {
             types.add(column.kind().trinoWriterType().orElseThrow());
             names.add(column.fileName());
         }
+        // channel c > 0 is the c-th column of the files, which skip the partition column
+        List<Integer> rowIndex = new ArrayList<>(List.of(0));
+        for (int i = 0; i < columns.size(); i++) {
+            if (!columns.get(i).partition()) {
+                rowIndex.add(i + 1);
+            }
+        }
         return TrinoParquetFiles.write(types, names, rowsPerRowGroup, fileRows.size(), (channel, row) -> {
-            Object value = fileRows.get(row)[channel];
-            return value == null || channel == 0 ? value : columns.get(channel - 1).kind().trinoNative(value);
+            Object value = fileRows.get(row)[rowIndex.get(channel)];
+            return value == null || channel == 0 ? value : columns.get(rowIndex.get(channel) - 1).kind().trinoNative(value);
         });
+    }
+
+    private List<Column> fileColumns()
+    {
+        return columns.stream().filter(column -> !column.partition()).toList();
     }
 }

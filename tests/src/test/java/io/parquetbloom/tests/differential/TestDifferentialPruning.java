@@ -41,12 +41,13 @@ final class TestDifferentialPruning
     private static final int TABLES = 24;
     private static final int QUERIES = Integer.getInteger("parquetbloom.differential.queries", 3_000);
     private static final long SEED = Long.getLong("parquetbloom.differential.seed", 20261203L);
-    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits");
+    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged");
     // queries per statement: the engine's fixed cost per statement would otherwise dominate
     private static final int BATCH = 10;
 
     private final List<RandomTable> tables = new ArrayList<>();
     private final Map<String, Long> nanosBySide = new java.util.TreeMap<>();
+    private final Map<String, Integer> refusals = new java.util.TreeMap<>();
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -59,19 +60,24 @@ final class TestDifferentialPruning
         try (S3Client client = s3.client()) {
             client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             for (int i = 0; i <= TABLES; i++) {
-                RandomTable table = RandomTable.generate("t" + i, random, i == TABLES);
+                RandomTable table = RandomTable.generate("t" + i, random, i == TABLES, i == TABLES - 1);
                 tables.add(table);
-                List<byte[]> files = table.write(work, random);
+                List<RandomTable.TableFile> files = table.write(work, random);
                 if (table.big()) {
                     // row groups on both sides of 1 MB split boundaries
-                    assertThat(files).singleElement().satisfies(file -> assertThat(file.length).isGreaterThan(2 << 20));
+                    assertThat(files).singleElement().satisfies(file -> assertThat(file.bytes().length).isGreaterThan(2 << 20));
                 }
-                for (int file = 0; file < files.size(); file++) {
-                    TestingLake.upload(client, files.get(file), TestingLake.tableKey("diff", table.name(), "part-%05d.parquet".formatted(file)));
+                for (RandomTable.TableFile file : files) {
+                    TestingLake.upload(client, file.bytes(), TestingLake.tableKey("diff", table.name(), file.path()));
                 }
+                System.out.println("[differential] %s: %s, %d files%s%s".formatted(table.name(), table.writer(), files.size(),
+                        table.columns().stream().anyMatch(RandomTable.Column::partition) ? ", partitioned: " + files.stream().map(file -> file.path().substring(0, file.path().indexOf('/'))).distinct().toList() : "",
+                        table.unlocatableRowGroup() ? ", a row group that cannot be located" : ""));
             }
         }
         DistributedQueryRunner runner = ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, 2);
+        // listings of many pages: a partitioned table is listed by key ranges cut at its folders, the others page by page
+        runner.createCatalog("lake_paged", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("s3.list-page-size", "2")));
         runner.createCatalog("lake_small_splits", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("split.max-size", "1MB")));
         runner.installPlugin(new MemoryPlugin());
         runner.createCatalog("oracle", "memory", Map.of("memory.max-data-per-node", "1GB"));
@@ -122,7 +128,7 @@ final class TestDifferentialPruning
         // every table whole against the oracle first: a reader problem shows here, not as a pruning difference
         List<Query> whole = new ArrayList<>();
         for (RandomTable table : tables) {
-            whole.add(new Query(-1, table, table.big() ? "lake_small_splits" : "lake", RandomQueries.all(table)));
+            whole.add(new Query(-1, table, table.big() ? "lake_small_splits" : "lake_paged", RandomQueries.all(table)));
         }
         compare(runner, on, off, whole);
 
@@ -132,7 +138,7 @@ final class TestDifferentialPruning
         List<Query> batch = new ArrayList<>();
         for (int query = 0; query < QUERIES; query++) {
             RandomTable table = tables.get(random.nextInt(tables.size()));
-            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : "lake";
+            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : random.nextInt(3) == 0 ? "lake_paged" : "lake";
             RandomQueries.RandomQuery generated = RandomQueries.next(table, random);
             shapes.merge(generated.shape(), 1, Integer::sum);
             batch.add(new Query(query, table, catalog, generated.sql()));
@@ -155,6 +161,10 @@ final class TestDifferentialPruning
             assertThat(shapes).hasSize(11);
             assertThat(shapes.values()).allMatch(count -> count >= 10);
         }
+        System.out.println("[differential] tables: %d partitioned (multi-page listings in lake_paged), %d with a row group that cannot be located (queries refused: %s)".formatted(
+                tables.stream().filter(table -> table.columns().stream().anyMatch(RandomTable.Column::partition)).count(),
+                tables.stream().filter(RandomTable::unlocatableRowGroup).count(), refusals));
+        assertThat(tables).anyMatch(table -> table.columns().stream().anyMatch(RandomTable.Column::partition));
         System.out.println("[differential] seconds by side: %s".formatted(nanosBySide.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue() / 1_000_000_000L).toList()));
         System.out.println("[differential] seed %d: %d queries (%d repeated with the no-match cache warm) over %d tables, each with pruning on, off and against the oracle: none differed".formatted(SEED, QUERIES, repeated, tables.size()));
     }
@@ -174,13 +184,44 @@ final class TestDifferentialPruning
      * Runs a batch of queries as one UNION ALL statement (each branch its own table scan, pruned on its own) against
      * the oracle, with pruning on and, unless {@code off} is null, with pruning off, and compares each query's rows.
      */
-    private void compare(DistributedQueryRunner runner, Session on, Session off, List<Query> batch)
+    private void compare(DistributedQueryRunner runner, Session on, Session off, List<Query> queries)
     {
+        List<Query> batch = queries.stream().filter(query -> !query.table().unlocatableRowGroup()).toList();
+        for (Query refused : queries.stream().filter(query -> query.table().unlocatableRowGroup()).toList()) {
+            assertRefused(runner, on, refused, "pruning on");
+            if (off != null) {
+                assertRefused(runner, off, refused, "pruning off");
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
         Map<Integer, Multiset<List<Object>>> expected = run(runner, getSession(), batch, "oracle.diff", false, "oracle");
         check(runner, expected, run(runner, on, batch, null, true, "pruning on"), batch, "pruning on");
         if (off != null) {
             check(runner, expected, run(runner, off, batch, null, true, "pruning off"), batch, "pruning off");
         }
+    }
+
+    /**
+     * A table with a row group trino-parquet cannot locate: every query fails naming the file and the row group,
+     * whatever it asks and whatever is pruned, rather than answering without that row group's rows.
+     */
+    private void assertRefused(DistributedQueryRunner runner, Session session, Query query, String side)
+    {
+        String sql = query.on(query.catalog() + ".diff");
+        try {
+            runner.execute(session, sql);
+        }
+        catch (RuntimeException e) {
+            assertThat(e.getMessage())
+                    .as("seed %d, query %d (%s) on %s", SEED, query.number(), side, query.table().name())
+                    .contains("s3://%s/warehouse/diff/%s/".formatted(TestingLake.BUCKET, query.table().name()))
+                    .containsPattern("row group [0-9]+ of [0-9]+ cannot be located");
+            refusals.merge(side, 1, Integer::sum);
+            return;
+        }
+        throw new AssertionError("seed %d, query %d (%s): table %s has a row group that cannot be located, yet the query answered%n%s".formatted(SEED, query.number(), side, query.table().name(), sql));
     }
 
     private Map<Integer, Multiset<List<Object>>> run(DistributedQueryRunner runner, Session session, List<Query> batch, String oracle, boolean lake, String side)
