@@ -8,10 +8,15 @@ import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.health.TableHealth;
 import io.parquetbloom.health.WriterSettings;
+import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.table.LakeTable;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
 import java.util.Optional;
@@ -77,14 +82,19 @@ class BloomFilterAdviceTable
         this.thresholds = requireNonNull(thresholds, "thresholds is null");
     }
 
+    /**
+     * One row per column: the scan folds every file into per-column (and per-partition) totals as it goes.
+     */
     @Override
-    boolean perChunk()
+    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        return false;
+        TableHealth health = scanner().scan(table().get(), executor(), false, new ReadStats());
+        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(getTableMetadata());
+        addRows(health, rows);
+        return rows.build().cursor();
     }
 
-    @Override
-    void addRows(TableHealth health, InMemoryRecordSet.Builder rows)
+    private void addRows(TableHealth health, InMemoryRecordSet.Builder rows)
     {
         QueryShareWindow.TableShare share = queryWindow.share(baseTable);
         for (ColumnHealth column : health.columns()) {

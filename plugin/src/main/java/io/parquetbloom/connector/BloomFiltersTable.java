@@ -1,17 +1,28 @@
 package io.parquetbloom.connector;
 
+import com.google.common.collect.Iterators;
+import io.airlift.slice.Slices;
 import io.parquetbloom.health.ChunkHealth;
 import io.parquetbloom.health.FilterHealthScanner;
-import io.parquetbloom.health.TableHealth;
+import io.parquetbloom.health.InOrderWindow;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
 import io.trino.spi.connector.ColumnMetadata;
-import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.TupleDomain;
 
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import static io.airlift.slice.Slices.utf8Slice;
 import static io.parquetbloom.connector.SystemTableValues.value;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
@@ -26,6 +37,8 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 class BloomFiltersTable
         extends HealthSystemTable
 {
+    private static final int FILE_PATH = 0;
+    private static final int PARTITION = 1;
     private static final List<ColumnMetadata> COLUMNS = List.of(
             new ColumnMetadata("file_path", VARCHAR),
             new ColumnMetadata("partition", VARCHAR),
@@ -50,37 +63,52 @@ class BloomFiltersTable
         super(name, COLUMNS, table, scanner, executor);
     }
 
+    /**
+     * Rows file after file, read a bounded number of files ahead; only the files whose path and partition the
+     * query's constraint accepts are read at all.
+     */
     @Override
-    boolean perChunk()
+    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        return true;
+        LakeTable lakeTable = table().get();
+        Domain paths = constraint.getDomain(FILE_PATH, VARCHAR);
+        Domain partitions = constraint.getDomain(PARTITION, VARCHAR);
+        List<LakeFile> files = lakeTable.files().stream()
+                .filter(file -> paths.includesNullableValue(utf8Slice(file.object().location().toString())))
+                .filter(file -> partitions.includesNullableValue(FilterHealthScanner.partitionName(lakeTable, file).map(Slices::utf8Slice).orElse(null)))
+                .toList();
+        InOrderWindow<LakeFile, FilterHealthScanner.ScannedFile> scanned = scanner().scanFiles(lakeTable, files, executor(), new ReadStats());
+        Iterator<List<Object>> rows = Iterators.concat(Iterators.transform(scanned, BloomFiltersTable::rows));
+        return new StreamingRecordCursor(COLUMNS.stream().map(ColumnMetadata::getType).toList(), rows, scanned);
     }
 
-    @Override
-    void addRows(TableHealth health, InMemoryRecordSet.Builder rows)
+    private static Iterator<List<Object>> rows(FilterHealthScanner.ScannedFile file)
     {
-        for (ChunkHealth chunk : health.chunks()) {
-            rows.addRow(
-                    chunk.file(),
-                    value(chunk.partition()),
-                    chunk.rowGroup(),
-                    chunk.column(),
-                    chunk.physicalType(),
-                    value(chunk.logicalType()),
-                    chunk.rowCount(),
-                    value(chunk.nullCount()),
-                    chunk.hasFilter(),
-                    chunk.status(),
-                    value(chunk.filterBytes()),
-                    value(chunk.distinctValues()),
-                    value(chunk.bitsPerValue()),
-                    value(chunk.falsePositiveRate()),
-                    value(chunk.createdBy()),
-                    value(chunk.position()),
-                    chunk.hasFilterLength());
+        if (file.unreadable().isPresent()) {
+            return Iterators.singletonIterator(Arrays.asList(file.file().object().location().toString(), file.partition().orElse(null), null, null, null, null, null, null, null, "unusable: " + file.unreadable().get(), null, null, null, null, null, null, null));
         }
-        for (TableHealth.UnreadableFile file : health.unreadableFiles()) {
-            rows.addRow(file.file(), value(file.partition()), null, null, null, null, null, null, null, "unusable: " + file.reason(), null, null, null, null, null, null, null);
-        }
+        return file.chunks().stream().map(BloomFiltersTable::row).iterator();
+    }
+
+    private static List<Object> row(ChunkHealth chunk)
+    {
+        return Arrays.asList(
+                chunk.file(),
+                value(chunk.partition()),
+                chunk.rowGroup(),
+                chunk.column(),
+                chunk.physicalType(),
+                value(chunk.logicalType()),
+                chunk.rowCount(),
+                value(chunk.nullCount()),
+                chunk.hasFilter(),
+                chunk.status(),
+                value(chunk.filterBytes()),
+                value(chunk.distinctValues()),
+                value(chunk.bitsPerValue()),
+                value(chunk.falsePositiveRate()),
+                value(chunk.createdBy()),
+                value(chunk.position()),
+                chunk.hasFilterLength());
     }
 }

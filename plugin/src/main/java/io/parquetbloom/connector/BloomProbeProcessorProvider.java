@@ -2,11 +2,13 @@ package io.parquetbloom.connector;
 
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.health.InOrderWindow;
 import io.parquetbloom.health.LookupProbe;
 import io.parquetbloom.health.ProbeRow;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.trino.spi.Page;
@@ -27,6 +29,7 @@ import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +48,8 @@ import static java.util.Objects.requireNonNull;
 public class BloomProbeProcessorProvider
         implements FunctionProvider, TableFunctionProcessorProvider
 {
+    private static final int ROWS_PER_PAGE = 4_096;
+
     private final LakeTables lakeTables;
     private final LookupProbe probe;
     private final ExecutorService executor;
@@ -74,21 +79,29 @@ public class BloomProbeProcessorProvider
         BloomProbeHandle probeHandle = (BloomProbeHandle) handle;
         return new TableFunctionSplitProcessor()
         {
-            private boolean done;
+            private InOrderWindow<LakeFile, List<ProbeRow>> files;
 
             @Override
             public TableFunctionProcessorState process()
             {
-                if (done) {
+                if (files == null) {
+                    files = run(session, probeHandle);
+                }
+                // a page of a few files' rows at a time, never the whole table's
+                List<ProbeRow> rows = new ArrayList<>();
+                while (files.hasNext() && rows.size() < ROWS_PER_PAGE) {
+                    rows.addAll(files.next());
+                }
+                if (rows.isEmpty()) {
+                    files.close();
                     return FINISHED;
                 }
-                done = true;
-                return produced(toPage(run(session, probeHandle)));
+                return produced(toPage(rows));
             }
         };
     }
 
-    private List<ProbeRow> run(ConnectorSession session, BloomProbeHandle handle)
+    private InOrderWindow<LakeFile, List<ProbeRow>> run(ConnectorSession session, BloomProbeHandle handle)
     {
         SchemaTableName name = handle.schemaTableName();
         ReadStats stats = new ReadStats();

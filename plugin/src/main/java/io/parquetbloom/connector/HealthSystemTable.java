@@ -1,18 +1,11 @@
 package io.parquetbloom.connector;
 
 import io.parquetbloom.health.FilterHealthScanner;
-import io.parquetbloom.health.TableHealth;
-import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.table.LakeTable;
 import io.trino.spi.connector.ColumnMetadata;
-import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
-import io.trino.spi.connector.ConnectorTransactionHandle;
-import io.trino.spi.connector.InMemoryRecordSet;
-import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
-import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -22,7 +15,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A {@code "<table>$..."} table computed on the coordinator (where the query-share window lives) from the table's
- * footers and filters, read through the coordinator's metadata cache when the table is queried.
+ * footers and filters, read through the coordinator's metadata cache when the table is queried: its metadata,
+ * distribution and what its cursor reads from.
  */
 abstract class HealthSystemTable
         implements SystemTable
@@ -40,12 +34,20 @@ abstract class HealthSystemTable
         this.executor = requireNonNull(executor, "executor is null");
     }
 
-    /**
-     * Whether the rows need every chunk, or only the per-column summaries.
-     */
-    abstract boolean perChunk();
+    Supplier<LakeTable> table()
+    {
+        return table;
+    }
 
-    abstract void addRows(TableHealth health, InMemoryRecordSet.Builder rows);
+    FilterHealthScanner scanner()
+    {
+        return scanner;
+    }
+
+    Executor executor()
+    {
+        return executor;
+    }
 
     @Override
     public Distribution getDistribution()
@@ -57,14 +59,5 @@ abstract class HealthSystemTable
     public ConnectorTableMetadata getTableMetadata()
     {
         return metadata;
-    }
-
-    @Override
-    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
-    {
-        TableHealth health = scanner.scan(table.get(), executor, perChunk(), new ReadStats());
-        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(metadata);
-        addRows(health, rows);
-        return rows.build().cursor();
     }
 }

@@ -20,6 +20,8 @@ final class ColumnAccumulator
 {
     // beyond this occupancy a union's estimate is too coarse to use; its row groups' sum stands in
     private static final double MAX_UNION_OCCUPANCY = 0.95;
+    // row groups whose measures are kept per column; medians and overlap beyond it are estimates from a uniform sample
+    static final int SAMPLE = 4_096;
 
     private final String column;
     private final String physicalType;
@@ -30,10 +32,13 @@ final class ColumnAccumulator
     private long usable;
     private long unusable;
     private long filterBytes;
-    private final List<Double> fpps = new ArrayList<>();
-    private final List<Double> rowGroupDistinctValues = new ArrayList<>();
+    // per row group measures are sampled: memory follows columns and partitions, not row groups
+    private final Reservoir<Double> fpps = new Reservoir<>(SAMPLE);
+    private final Reservoir<Double> rowGroupDistinctValues = new Reservoir<>(SAMPLE);
     private final List<Double> partitionDistinctValues = new ArrayList<>();
-    private final List<Double> rowGroupFilterBytes = new ArrayList<>();
+    private final Reservoir<Double> rowGroupFilterBytes = new Reservoir<>(SAMPLE);
+    private double maxFpp = Double.NaN;
+    private double maxRowGroupDistinctValues = Double.NaN;
     private long maxValuesPerPartition;
     private long maxValuesPerRowGroup;
     private final Map<String, PartitionState> partitions = new HashMap<>();
@@ -79,9 +84,13 @@ final class ColumnAccumulator
             filterBytes += bytes;
             rowGroupFilterBytes.add((double) bytes);
         });
-        chunk.falsePositiveRate().ifPresent(fpps::add);
+        chunk.falsePositiveRate().ifPresent(fpp -> {
+            fpps.add(fpp);
+            maxFpp = Double.isNaN(maxFpp) ? fpp : Math.max(maxFpp, fpp);
+        });
         double distinct = chunk.distinctValues().orElse(nonNullValues);
         rowGroupDistinctValues.add(distinct);
+        maxRowGroupDistinctValues = Double.isNaN(maxRowGroupDistinctValues) ? distinct : Math.max(maxRowGroupDistinctValues, distinct);
         SplitBlockBloomFilter bits = filter.get();
         state.unions.computeIfAbsent(bits.sizeInBytes(), BloomFilterUnion::new).add(bits);
         state.rowGroupSums.merge(bits.sizeInBytes(), distinct, Double::sum);
@@ -91,7 +100,7 @@ final class ColumnAccumulator
     void addRange(String primitiveType, Comparator<?> comparator, Object min, Object max)
     {
         if (overlap == null) {
-            overlap = new MinMaxOverlap<>((Comparator<Object>) comparator);
+            overlap = new MinMaxOverlap<>((Comparator<Object>) comparator, SAMPLE);
             overlapType = primitiveType;
         }
         // a file that stores the column with another physical type cannot be compared with the others
@@ -137,17 +146,17 @@ final class ColumnAccumulator
                 rowGroups,
                 usable,
                 unusable,
-                median(fpps),
-                max(fpps),
+                median(fpps.values()),
+                max(maxFpp),
                 filterBytes,
                 tableBytes,
-                median(rowGroupDistinctValues),
-                max(rowGroupDistinctValues),
+                median(rowGroupDistinctValues.values()),
+                max(maxRowGroupDistinctValues),
                 median(partitionDistinctValues),
                 max(partitionDistinctValues),
                 maxValuesPerPartition,
                 maxValuesPerRowGroup,
-                median(rowGroupFilterBytes),
+                median(rowGroupFilterBytes.values()),
                 overlap());
     }
 
@@ -178,5 +187,10 @@ final class ColumnAccumulator
     private static OptionalDouble max(List<Double> values)
     {
         return values.stream().mapToDouble(Double::doubleValue).max();
+    }
+
+    private static OptionalDouble max(double value)
+    {
+        return Double.isNaN(value) ? OptionalDouble.empty() : OptionalDouble.of(value);
     }
 }

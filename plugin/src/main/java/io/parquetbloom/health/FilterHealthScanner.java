@@ -32,11 +32,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
-import static com.google.common.base.Throwables.throwIfUnchecked;
 import static io.parquetbloom.sbbf.SplitBlockBloomFilter.BYTES_PER_BLOCK;
 import static java.util.Objects.requireNonNull;
 
@@ -47,6 +44,8 @@ import static java.util.Objects.requireNonNull;
 public class FilterHealthScanner
 {
     public static final String NOT_CACHED = "not cached";
+    // files read or waiting to be consumed at one time: what a scan holds is this many files' chunks, not the table's
+    static final int FILES_IN_FLIGHT = 128;
 
     private final ParquetMetadataReader metadataReader;
 
@@ -76,19 +75,33 @@ public class FilterHealthScanner
             filesLeft.merge(partitionName(table, file).orElse(""), 1, Integer::sum);
         }
         Scan scan = new Scan(keepChunks, filesLeft);
-        List<CompletableFuture<Void>> reads = new ArrayList<>();
-        for (LakeFile file : table.files()) {
-            reads.add(CompletableFuture.runAsync(() -> scan.add(table, file, inspect(table, file, fetchFilters, stats)), executor));
-        }
-        try {
-            reads.forEach(CompletableFuture::join);
-        }
-        catch (CompletionException e) {
-            throwIfUnchecked(e.getCause());
-            throw new RuntimeException(e.getCause());
+        try (InOrderWindow<LakeFile, FileResult> results = new InOrderWindow<>(table.files(), file -> inspect(table, file, fetchFilters, stats), executor, FILES_IN_FLIGHT)) {
+            for (LakeFile file : table.files()) {
+                scan.add(table, file, results.next());
+            }
         }
         long bytes = table.files().stream().mapToLong(file -> file.object().size()).sum();
         return scan.build(table.files().size(), bytes);
+    }
+
+    /**
+     * One file's chunks as {@code "t$bloom_filters"} shows them, or why its footer cannot be read.
+     */
+    public record ScannedFile(LakeFile file, Optional<String> partition, List<ChunkHealth> chunks, Optional<String> unreadable) {}
+
+    /**
+     * The chunks of {@code files}, file after file in their order, read at most {@value #FILES_IN_FLIGHT} files ahead
+     * of the consumer: a table of any size is streamed, never held.
+     */
+    public InOrderWindow<LakeFile, ScannedFile> scanFiles(LakeTable table, List<LakeFile> files, Executor executor, ReadStats stats)
+    {
+        return new InOrderWindow<>(files, file -> {
+            Optional<String> partition = partitionName(table, file);
+            return switch (inspect(table, file, true, stats)) {
+                case FileResult.Unreadable(String reason) -> new ScannedFile(file, partition, List.of(), Optional.of(reason));
+                case FileResult.Read(List<RowGroupColumn> columns) -> new ScannedFile(file, partition, columns.stream().map(RowGroupColumn::chunk).toList(), Optional.empty());
+            };
+        }, executor, FILES_IN_FLIGHT);
     }
 
     private record RowGroupColumn(ChunkHealth chunk, long nonNullValues, Optional<SplitBlockBloomFilter> filter, Optional<Range> range) {}
@@ -278,7 +291,7 @@ public class FilterHealthScanner
         return ranges;
     }
 
-    static Optional<String> partitionName(LakeTable table, LakeFile file)
+    public static Optional<String> partitionName(LakeTable table, LakeFile file)
     {
         if (table.partitionColumns().isEmpty()) {
             return Optional.empty();

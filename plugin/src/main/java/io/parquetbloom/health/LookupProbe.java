@@ -23,12 +23,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
-import static com.google.common.base.Throwables.throwIfUnchecked;
 import static io.parquetbloom.health.ProbeRow.EXCLUDES;
 import static io.parquetbloom.health.ProbeRow.MAY_CONTAIN;
 import static java.util.Objects.requireNonNull;
@@ -53,24 +50,16 @@ public class LookupProbe
     /**
      * @param planFor the query's plan for {@code column = value} under the given options
      * @param session the session's options: what a query would do
+     * @return each file's rows, in the table's file order
      */
-    public List<ProbeRow> probe(LakeTable table, String column, Function<PruningPlan.Options, PruningPlan> planFor, PruningPlan.Options session, Executor executor, ReadStats stats)
+    public InOrderWindow<LakeFile, List<ProbeRow>> probe(LakeTable table, String column, Function<PruningPlan.Options, PruningPlan> planFor, PruningPlan.Options session, Executor executor, ReadStats stats)
     {
         PruningPlan query = planFor.apply(session);
         PruningPlan statistics = planFor.apply(new PruningPlan.Options(true, false, session.maxBloomValues(), false));
         PruningPlan bloomFilter = planFor.apply(new PruningPlan.Options(false, true, session.maxBloomValues(), false));
         PruningPlan noMatch = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), true));
-        List<CompletableFuture<List<ProbeRow>>> files = new ArrayList<>();
-        for (LakeFile file : table.files()) {
-            files.add(CompletableFuture.supplyAsync(() -> probeFile(table, file, column, query, statistics, bloomFilter, noMatch, stats), executor));
-        }
-        try {
-            return files.stream().flatMap(file -> file.join().stream()).toList();
-        }
-        catch (CompletionException e) {
-            throwIfUnchecked(e.getCause());
-            throw new RuntimeException(e.getCause());
-        }
+        // file after file, a bounded number of files ahead of the caller: a table of any size is streamed
+        return new InOrderWindow<>(table.files(), file -> probeFile(table, file, column, query, statistics, bloomFilter, noMatch, stats), executor, FilterHealthScanner.FILES_IN_FLIGHT);
     }
 
     private List<ProbeRow> probeFile(LakeTable table, LakeFile lakeFile, String column, PruningPlan query, PruningPlan statistics, PruningPlan bloomFilter, PruningPlan noMatch, ReadStats stats)

@@ -15,23 +15,35 @@ import static java.util.Objects.requireNonNull;
 public final class MinMaxOverlap<T>
 {
     private final Comparator<T> comparator;
-    private final List<T> mins = new ArrayList<>();
-    private final List<T> maxs = new ArrayList<>();
+    private final Reservoir<Range<T>> ranges;
+
+    private record Range<T>(T min, T max) {}
 
     public MinMaxOverlap(Comparator<T> comparator)
     {
+        this(comparator, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param sample ranges kept: beyond it the overlap is estimated from a uniform sample of the row groups
+     */
+    public MinMaxOverlap(Comparator<T> comparator, int sample)
+    {
         this.comparator = requireNonNull(comparator, "comparator is null");
+        this.ranges = new Reservoir<>(sample);
     }
 
     public void add(T min, T max)
     {
-        mins.add(requireNonNull(min, "min is null"));
-        maxs.add(requireNonNull(max, "max is null"));
+        ranges.add(new Range<>(requireNonNull(min, "min is null"), requireNonNull(max, "max is null")));
     }
 
-    public int ranges()
+    /**
+     * Ranges added (not only those kept).
+     */
+    public long ranges()
     {
-        return mins.size();
+        return ranges.added();
     }
 
     /**
@@ -39,6 +51,8 @@ public final class MinMaxOverlap<T>
      */
     public OptionalDouble overlap()
     {
+        List<T> mins = ranges.values().stream().map(Range::min).toList();
+        List<T> maxs = ranges.values().stream().map(Range::max).toList();
         int n = mins.size();
         if (n < 2) {
             return OptionalDouble.empty();

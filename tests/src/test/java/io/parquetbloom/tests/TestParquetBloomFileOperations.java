@@ -151,6 +151,22 @@ final class TestParquetBloomFileOperations
     }
 
     @Test
+    void bloomFiltersTableReadsOnlyTheFilesItsConstraintSelects()
+    {
+        String catalog = coldCatalog();
+        assertFileOperations(catalog, "SELECT count(*) FROM \"events$bloom_filters\" WHERE file_path = 's3://lake/warehouse/telemetry/events/%s'".formatted(US_3),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(US_3))
+                        .build());
+        assertFileOperations(catalog, "SELECT count(*) FROM \"events$bloom_filters\" WHERE partition = 'region=eu'",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(EU_0), tail(EU_1))
+                        .build());
+    }
+
+    @Test
     void presentKey()
     {
         String catalog = coldCatalog();
