@@ -25,6 +25,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -130,16 +131,19 @@ final class TestS3ParquetDataSource
             rowGroupOf.put(key, rowGroup);
         }
         InMemoryObjectStore store = new InMemoryObjectStore(descending);
-        List<Runnable> prefetches = new ArrayList<>();
-        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, new ColumnChunkLayout(Set.copyOf(rowGroupOf.keySet()), rowGroupOf), prefetches::add);
+        AtomicInteger submitted = new AtomicInteger();
+        Executor counting = task -> {
+            submitted.incrementAndGet();
+            task.run();
+        };
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, new ColumnChunkLayout(Set.copyOf(rowGroupOf.keySet()), rowGroupOf), counting);
         AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
         Map<String, ChunkedInputStream> streams = source.planRead(chunks.build(), memory);
-        assertThat(prefetches).hasSize(4);
-        prefetches.forEach(Runnable::run);
+        assertThat(submitted).hasValue(4);
         // reading row group 0 moves the window one row group on, not to the end of the file
         streams.get("key0").readNBytes(100);
-        assertThat(prefetches).hasSize(5);
-        assertThat(store.reads()).containsExactly("904+100", "804+100", "704+100", "604+100");
+        assertThat(submitted).hasValue(5);
+        assertThat(store.reads()).containsExactly("904+100", "804+100", "704+100", "604+100", "504+100");
         assertThat(memory.getBytes()).isLessThanOrEqualTo(5 * 100);
         source.close();
     }
@@ -150,6 +154,7 @@ final class TestS3ParquetDataSource
     {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch released = new CountDownLatch(1);
         S3ObjectStore blocking = new S3ObjectStore(S3Client.builder()
                 .region(Region.US_EAST_1)
                 .endpointOverride(URI.create("http://127.0.0.1:9"))
@@ -161,7 +166,8 @@ final class TestS3ParquetDataSource
             {
                 started.countDown();
                 try {
-                    Thread.sleep(Long.MAX_VALUE);
+                    // a GET that hangs until interrupted (or until the test ends)
+                    released.await();
                 }
                 catch (InterruptedException e) {
                     interrupted.countDown();
@@ -174,11 +180,16 @@ final class TestS3ParquetDataSource
             S3ParquetDataSource source = new S3ParquetDataSource(blocking, object, new S3RequestStats(), OPTIONS, layout(), executor);
             AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
             source.planRead(chunks(), memory);
-            assertThat(started.await(1, TimeUnit.MINUTES)).isTrue();
-            // a LIMIT was reached: the GETs still running are stopped, and nothing they bring is kept
-            source.close();
-            assertThat(interrupted.await(1, TimeUnit.MINUTES)).isTrue();
-            assertThat(memory.getBytes()).isZero();
+            try {
+                assertThat(started.await(1, TimeUnit.MINUTES)).isTrue();
+                // a LIMIT was reached: the GETs still running are stopped, and nothing they bring is kept
+                source.close();
+                assertThat(interrupted.await(20, TimeUnit.SECONDS)).as("the GET in flight was interrupted").isTrue();
+                assertThat(memory.getBytes()).isZero();
+            }
+            finally {
+                released.countDown();
+            }
         }
     }
 

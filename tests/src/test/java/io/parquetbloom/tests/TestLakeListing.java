@@ -17,7 +17,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,16 +70,23 @@ final class TestLakeListing
         try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"));
                 S3Client client = s3.client()) {
             client.createBucket(request -> request.bucket("lake"));
-            // S3 order: eu/ < us x/ < us%2Fx/ < us-east/ < us-west/ < us.1/ < us/ < \uD83D\uDE00%3Ax/: bounds without
-            // their slash would list us-east and us-west twice
+            // S3 order: eu/ < us x/ < us%2Fx/ < us-east/ < us-west/ < us.1/ < us/ < \uD83D\uDE00%3Ax/. The first page
+            // (1,000 keys, all of eu/) guesses four ranges; cut without the slash (us-east, us-west, us) the cuts do
+            // not increase and the last range lists us-east and us-west again
+            Map<String, Integer> folders = new LinkedHashMap<>();
+            folders.put("eu", 1000);
+            List.of("us", "us-east", "us-west").forEach(region -> folders.put(region, 250));
+            List.of("us x", "us.1", "us%2Fx", "\uD83D\uDE00%3Ax").forEach(region -> folders.put(region, 20));
             List<String> keys = new ArrayList<>();
-            for (String region : List.of("eu", "us", "us-east", "us-west", "us x", "us.1", "us%2Fx", "\uD83D\uDE00%3Ax")) {
-                for (int file = 0; file < 150; file++) {
-                    keys.add("warehouse/telemetry/events/region=%s/part-%03d.parquet".formatted(region, file));
+            folders.forEach((region, files) -> {
+                for (int file = 0; file < files; file++) {
+                    keys.add("warehouse/telemetry/events/region=%s/part-%04d.parquet".formatted(region, file));
                 }
-            }
-            for (String key : keys) {
-                client.putObject(request -> request.bucket("lake").key(key), RequestBody.empty());
+            });
+            try (ExecutorService uploads = Executors.newFixedThreadPool(8)) {
+                for (String key : keys) {
+                    uploads.submit(() -> client.putObject(request -> request.bucket("lake").key(key), RequestBody.empty()));
+                }
             }
             List<String> expected = keys.stream().sorted(S3ObjectStore::compareKeys).toList();
             for (int pageSize : List.of(1000, 70)) {
