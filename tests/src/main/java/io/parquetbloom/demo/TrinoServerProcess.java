@@ -161,6 +161,11 @@ public final class TrinoServerProcess
         }
     }
 
+    public boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
     public int port()
     {
         return port;
