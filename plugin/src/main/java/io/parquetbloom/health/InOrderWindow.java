@@ -5,7 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -51,16 +51,25 @@ public final class InOrderWindow<T, R>
         if (inFlight.isEmpty()) {
             throw new NoSuchElementException();
         }
-        CompletableFuture<R> head = inFlight.removeFirst();
-        fill();
+        CompletableFuture<R> head = inFlight.getFirst();
+        R result;
         try {
-            return head.join();
+            result = head.get();
         }
-        catch (CompletionException e) {
+        catch (InterruptedException e) {
+            // the query was cancelled: stop waiting, start nothing more
+            close();
+            Thread.currentThread().interrupt();
+            throw new RuntimeException("interrupted", e);
+        }
+        catch (ExecutionException e) {
             close();
             throwIfUnchecked(e.getCause());
             throw new RuntimeException(e.getCause());
         }
+        inFlight.removeFirst();
+        fill();
+        return result;
     }
 
     /**

@@ -37,6 +37,9 @@ import static java.util.Objects.requireNonNull;
  */
 public class LookupProbe
 {
+    // files probed ahead of the caller: the table function has no close, so this is also what a LIMIT leaves running
+    private static final int FILES_IN_FLIGHT = 32;
+
     private final ParquetMetadataReader metadataReader;
     private final RowGroupPruner pruner;
 
@@ -59,7 +62,7 @@ public class LookupProbe
         PruningPlan bloomFilter = planFor.apply(new PruningPlan.Options(false, true, session.maxBloomValues(), false));
         PruningPlan noMatch = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), true));
         // file after file, a bounded number of files ahead of the caller: a table of any size is streamed
-        return new InOrderWindow<>(table.files(), file -> probeFile(table, file, column, query, statistics, bloomFilter, noMatch, stats), executor, FilterHealthScanner.FILES_IN_FLIGHT);
+        return new InOrderWindow<>(table.files(), file -> probeFile(table, file, column, query, statistics, bloomFilter, noMatch, stats), executor, FILES_IN_FLIGHT);
     }
 
     private List<ProbeRow> probeFile(LakeTable table, LakeFile lakeFile, String column, PruningPlan query, PruningPlan statistics, PruningPlan bloomFilter, PruningPlan noMatch, ReadStats stats)

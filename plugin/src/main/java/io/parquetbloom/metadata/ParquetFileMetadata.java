@@ -60,19 +60,28 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
         if (blocks.size() == rowGroups.size()) {
             return List.copyOf(blocks);
         }
-        int block = 0;
         for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
             ColumnMetaData first = rowGroups.get(ordinal).getColumns().getFirst().getMeta_data();
-            if (block < blocks.size() && blocks.get(block).columns().getFirst().getFirstDataPageOffset() == first.getData_page_offset()) {
-                block++;
-                continue;
+            long start = startingPosition(first);
+            if (start < 0) {
+                throw new ParquetCorruptionException(new ParquetDataSourceId(object.location().toString()), "row group %d of %d cannot be located: its first column chunk (%s) starts at %d (data_page_offset %d, dictionary_page_offset %s)",
+                        ordinal, rowGroups.size(), String.join(".", first.getPath_in_schema()), start,
+                        first.getData_page_offset(), first.isSetDictionary_page_offset() ? first.getDictionary_page_offset() : "none");
             }
-            throw new ParquetCorruptionException(new ParquetDataSourceId(object.location().toString()), "row group %d of %d cannot be located: its first column chunk (%s) starts at %d (data_page_offset %d, dictionary_page_offset %s)",
-                    ordinal, rowGroups.size(), String.join(".", first.getPath_in_schema()),
-                    first.isSetDictionary_page_offset() ? Math.min(first.getData_page_offset(), first.getDictionary_page_offset()) : first.getData_page_offset(),
-                    first.getData_page_offset(), first.isSetDictionary_page_offset() ? first.getDictionary_page_offset() : "none");
         }
         throw new ParquetCorruptionException(new ParquetDataSourceId(object.location().toString()), "footer lists %d row groups, of which trino-parquet reads %d", rowGroups.size(), blocks.size());
+    }
+
+    /**
+     * Where trino-parquet takes a column chunk to start: its dictionary page when it has one before its data.
+     */
+    private static long startingPosition(ColumnMetaData chunk)
+    {
+        long data = chunk.getData_page_offset();
+        if (chunk.isSetDictionary_page_offset() && chunk.getDictionary_page_offset() > 0 && chunk.getDictionary_page_offset() < data) {
+            return chunk.getDictionary_page_offset();
+        }
+        return data;
     }
 
     /**

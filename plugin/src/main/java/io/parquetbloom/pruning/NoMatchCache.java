@@ -32,12 +32,15 @@ public class NoMatchCache
     // evicted and comes back are unreachable (and evicted in their turn), never attributed to another domain
     private final ParquetMetadataCache.Region<Domain, Long> domainIds;
     private final AtomicLong nextDomainId = new AtomicLong();
+    private final long maxDomainSize;
 
     @Inject
     public NoMatchCache(ParquetMetadataCache budget)
     {
         this.facts = budget.region("no_match", Boolean.class, Key::file, (key, _) -> 128 + 2L * key.file().location().length());
         this.domainIds = budget.region("no_match_domain", Long.class, _ -> NO_FILE, (domain, _) -> 64 + domain.getRetainedSizeInBytes());
+        // the cache evicts an entry heavier than a segment of it at once: a bigger domain's facts could never be found
+        this.maxDomainSize = Math.min(MAX_DOMAIN_SIZE, budget.getMaxWeight() / 8);
     }
 
     /**
@@ -48,7 +51,7 @@ public class NoMatchCache
      */
     public boolean remembers(Domain domain)
     {
-        return domain.isNullableDiscreteSet() && domain.getRetainedSizeInBytes() <= MAX_DOMAIN_SIZE;
+        return domain.isNullableDiscreteSet() && domain.getRetainedSizeInBytes() <= maxDomainSize;
     }
 
     public boolean knownNoMatch(FileKey file, int rowGroup, String column, Domain domain)

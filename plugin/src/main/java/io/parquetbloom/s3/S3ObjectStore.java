@@ -6,6 +6,7 @@ import com.google.inject.Inject;
 import io.trino.spi.TrinoException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -81,7 +82,7 @@ public class S3ObjectStore
                     names.add(name);
                 }
             }
-            continuationToken = nextToken(response).orElse(null);
+            continuationToken = nextToken(folder, response).orElse(null);
         }
         while (continuationToken != null);
         return names.build();
@@ -116,7 +117,7 @@ public class S3ObjectStore
     {
         S3Location folder = prefix.asPrefix();
         ListObjectsV2Response response = listPage(folder, false, null, null, stats);
-        return new ListingPage(objectsOf(folder, response), nextToken(response));
+        return new ListingPage(objectsOf(folder, response), nextToken(folder, response));
     }
 
     /**
@@ -131,7 +132,7 @@ public class S3ObjectStore
         while (token.isPresent()) {
             ListObjectsV2Response response = listPage(folder, false, null, token.get(), stats);
             objects.addAll(objectsOf(folder, response));
-            token = nextToken(response);
+            token = nextToken(folder, response);
         }
         return objects.build();
     }
@@ -164,7 +165,7 @@ public class S3ObjectStore
             if (!page.isEmpty()) {
                 previous = Optional.of(page.getLast().location().key());
             }
-            continuationToken = nextToken(response).orElse(null);
+            continuationToken = nextToken(folder, response).orElse(null);
         }
         while (continuationToken != null);
         return objects.build();
@@ -195,9 +196,16 @@ public class S3ObjectStore
         return Arrays.compareUnsigned(left.getBytes(UTF_8), right.getBytes(UTF_8));
     }
 
-    private static Optional<String> nextToken(ListObjectsV2Response response)
+    private static Optional<String> nextToken(S3Location folder, ListObjectsV2Response response)
     {
-        return Boolean.TRUE.equals(response.isTruncated()) ? Optional.ofNullable(response.nextContinuationToken()) : Optional.empty();
+        if (!Boolean.TRUE.equals(response.isTruncated())) {
+            return Optional.empty();
+        }
+        if (response.nextContinuationToken() == null) {
+            // ending here would silently leave out the rest of the listing
+            throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Listing %s in bucket %s: a page says more keys follow but gives no continuation token".formatted(folder, folder.bucket()));
+        }
+        return Optional.of(response.nextContinuationToken());
     }
 
     private static List<S3ObjectInfo> objectsOf(S3Location folder, ListObjectsV2Response response)
@@ -269,7 +277,10 @@ public class S3ObjectStore
         catch (SdkException e) {
             stats.recordGet(0);
             nodeStats.recordGet(0);
-            nodeStats.recordFailure();
+            if (!(e instanceof AbortedException) && !Thread.currentThread().isInterrupted()) {
+                // a GET interrupted because nobody wants its bytes any more (a prefetch after LIMIT) did not fail
+                nodeStats.recordFailure();
+            }
             if (e instanceof AwsServiceException service && service.statusCode() == 412) {
                 throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object %s changed while the query ran: it no longer has the ETag %s it was listed with; run the query again (with metadata.listing-cache-ttl set, once the cached listing has expired)".formatted(location, object.etag()), e);
             }

@@ -8,6 +8,7 @@ import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.s3.UnorderedListingException;
 import io.trino.spi.TrinoException;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -52,7 +53,8 @@ final class TableObjectLister
     List<S3ObjectInfo> list(S3Location prefix, S3RequestStats stats)
     {
         S3ObjectStore.ListingPage first = store.listFirstPage(prefix, stats);
-        if (!first.truncated() || !first.inKeyOrder()) {
+        // a page of one key says nothing of the store's order; a directory bucket is known not to sort
+        if (!first.truncated() || first.objects().size() < 2 || !first.inKeyOrder() || isDirectoryBucket(prefix.bucket())) {
             return listSerially(prefix, first, stats);
         }
         List<String> bounds = keyRangeBounds(prefix, first.objects(), stats);
@@ -65,6 +67,28 @@ final class TableObjectLister
         catch (UnorderedListingException e) {
             return listSerially(prefix, store.listFirstPage(prefix, stats), stats);
         }
+        catch (TrinoException e) {
+            if (!refusedStartAfter(e)) {
+                throw e;
+            }
+            return listSerially(prefix, store.listFirstPage(prefix, stats), stats);
+        }
+    }
+
+    /**
+     * S3 Express One Zone directory buckets are named {@code <name>--<zone-id>--x-s3}.
+     */
+    static boolean isDirectoryBucket(String bucket)
+    {
+        return bucket.endsWith("--x-s3");
+    }
+
+    /**
+     * A store that does not support {@code start-after} answers 400: list it serially instead.
+     */
+    private static boolean refusedStartAfter(TrinoException e)
+    {
+        return e.getCause() instanceof AwsServiceException service && service.statusCode() == 400;
     }
 
     /**

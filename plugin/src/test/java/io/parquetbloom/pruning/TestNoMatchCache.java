@@ -55,15 +55,19 @@ final class TestNoMatchCache
     @Test
     void factsOfAnEvictedDomainAreNeverAttributedToAnother()
     {
-        // room for about one large domain: each new domain evicts the last, and its number is never reused
-        ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig().setMetadataCacheMaxSize(DataSize.ofBytes(120_000)));
+        // room for a few large domains: the early ones are evicted, and their numbers are never given to another
+        ParquetMetadataCache budget = new ParquetMetadataCache(new MetadataConfig().setMetadataCacheMaxSize(DataSize.ofBytes(400_000)));
         NoMatchCache cache = new NoMatchCache(budget);
         List<Domain> domains = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 30; i++) {
             Domain domain = inList(1_000, "round-%d-".formatted(i));
+            assertThat(cache.remembers(domain)).isTrue();
             domains.add(domain);
             cache.recordNoMatch(file(i), 0, "device_id", domain);
         }
+        // the newest fact is there; the oldest domains were evicted with (or before) their facts
+        assertThat(cache.knownNoMatch(file(29), 0, "device_id", domains.get(29))).isTrue();
+        assertThat(cache.knownNoMatch(file(0), 0, "device_id", domains.getFirst())).isFalse();
         for (int i = 0; i < domains.size(); i++) {
             for (int j = 0; j < domains.size(); j++) {
                 if (i != j) {
@@ -72,6 +76,17 @@ final class TestNoMatchCache
             }
         }
         assertThat(budget.getWeight()).isLessThanOrEqualTo(budget.getMaxWeight());
+    }
+
+    @Test
+    void domainTooLargeForTheBudgetIsNotRemembered()
+    {
+        // an entry heavier than the cache's segment would be evicted as it is written: not worth writing facts for
+        NoMatchCache cache = new NoMatchCache(new ParquetMetadataCache(new MetadataConfig().setMetadataCacheMaxSize(DataSize.ofBytes(120_000))));
+        Domain domain = inList(1_000, "device-");
+        assertThat(cache.remembers(domain)).isFalse();
+        cache.recordNoMatch(file(0), 0, "device_id", domain);
+        assertThat(cache.knownNoMatch(file(0), 0, "device_id", domain)).isFalse();
     }
 
     private static FileKey file(int index)

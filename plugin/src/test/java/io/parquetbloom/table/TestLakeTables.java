@@ -135,9 +135,12 @@ final class TestLakeTables
             keys.forEach(store::put);
             List<String> expected = sortedInS3Order(keys);
             int seenTrial = trial;
-            assertThat(listedKeysOrLayoutError(store))
+            // the listing itself, every trial; then the table built from it, unless its layout is refused as a whole
+            assertThat(new TableObjectLister(store).list(S3Location.parse("s3://lake/warehouse/s/t/"), new S3RequestStats()))
+                    .extracting(object -> object.location().key())
                     .as("trial %d, folders %s", seenTrial, expected.stream().map(key -> key.substring(0, key.lastIndexOf('/'))).distinct().toList())
-                    .isIn(expected, List.of("layout error"));
+                    .containsExactlyElementsOf(expected);
+            assertThat(listedKeysOrLayoutError(store)).as("trial %d", seenTrial).isIn(expected, List.of("layout error"));
         }
     }
 
@@ -156,6 +159,35 @@ final class TestLakeTables
         S3RequestStats stats = new S3RequestStats();
         assertThat(listedKeys(store, stats)).containsExactlyElementsOf(sortedInS3Order(keys));
         // every page once, by continuation token (80 objects, 7 a page)
+        assertThat(stats.listRequests()).isEqualTo(12);
+    }
+
+    @Test
+    void storeThatRefusesStartAfterOrListsOneKeyAPageIsListedSerially()
+    {
+        List<String> keys = new ArrayList<>();
+        for (String region : List.of("eu", "us", "us-east", "us-west")) {
+            for (int file = 0; file < 20; file++) {
+                keys.add("warehouse/s/t/region=%s/part-%03d.parquet".formatted(region, file));
+            }
+        }
+        // sorted, but start-after answered with 400: the ranges fail and the table is listed page after page
+        InMemoryLake refusing = new InMemoryLake("lake").withPageSize(7).refusingStartAfter();
+        keys.forEach(refusing::put);
+        assertThat(listedKeys(refusing)).containsExactlyElementsOf(sortedInS3Order(keys));
+        // unordered, one key a page: a first page of one key proves no order
+        InMemoryLake single = new InMemoryLake("lake").withPageSize(1).unordered();
+        keys.forEach(single::put);
+        assertThat(listedKeys(single)).containsExactlyElementsOf(sortedInS3Order(keys));
+        // a directory bucket is listed serially from the start, with no start-after ever sent
+        InMemoryLake directory = new InMemoryLake("lake--use1-az4--x-s3").withPageSize(7).refusingStartAfter();
+        keys.forEach(key -> directory.put(key));
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake--use1-az4--x-s3/warehouse/"), directory);
+        SchemaTableName name = new SchemaTableName("s", "t");
+        S3RequestStats stats = new S3RequestStats();
+        assertThat(tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), stats).files())
+                .extracting(file -> file.object().location().key())
+                .containsExactlyElementsOf(sortedInS3Order(keys));
         assertThat(stats.listRequests()).isEqualTo(12);
     }
 

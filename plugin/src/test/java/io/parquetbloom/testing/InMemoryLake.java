@@ -30,6 +30,7 @@ public final class InMemoryLake
     private final TreeMap<String, Long> objects = new TreeMap<>(S3ObjectStore::compareKeys);
     private int pageSize = 1000;
     private boolean unordered;
+    private boolean refusesStartAfter;
 
     public InMemoryLake(String bucket)
     {
@@ -63,6 +64,16 @@ public final class InMemoryLake
     public InMemoryLake unordered()
     {
         this.unordered = true;
+        this.refusesStartAfter = true;
+        return this;
+    }
+
+    /**
+     * Lists keys in order but answers {@code start-after} with 400.
+     */
+    public InMemoryLake refusingStartAfter()
+    {
+        this.refusesStartAfter = true;
         return this;
     }
 
@@ -72,7 +83,7 @@ public final class InMemoryLake
         if (!request.bucket().equals(bucket)) {
             throw (S3Exception) S3Exception.builder().statusCode(404).message("NoSuchBucket").build();
         }
-        if (unordered && request.startAfter() != null) {
+        if (refusesStartAfter && request.startAfter() != null) {
             throw (S3Exception) S3Exception.builder().statusCode(400).message("start-after is not supported by directory buckets").build();
         }
         int maxKeys = Math.min(pageSize, request.maxKeys() == null ? 1000 : request.maxKeys());
