@@ -9,7 +9,6 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
@@ -18,10 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,12 +49,11 @@ final class TestHealthTablesUnderSmallHeap
                 S3Client client = s3.client()) {
             client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             byte[] file = wideFile(work.resolve("wide.parquet"));
-            try (ExecutorService uploads = Executors.newFixedThreadPool(8)) {
-                for (int i = 0; i < FILES; i++) {
-                    String key = TestingLake.tableKey("telemetry", "wide", "part-%05d.parquet".formatted(i));
-                    uploads.submit(() -> client.putObject(request -> request.bucket(TestingLake.BUCKET).key(key), RequestBody.fromBytes(file)));
-                }
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < FILES; i++) {
+                keys.add(TestingLake.tableKey("telemetry", "wide", "part-%05d.parquet".formatted(i)));
             }
+            TestingLake.uploadAll(client, TestingLake.BUCKET, keys, file);
             Path etc = TrinoEtc.write(ROOT, work.resolve("etc"), freePort(), Map.of(
                     "s3.endpoint", s3.endpoint(),
                     "s3.aws-access-key", S3ProxyProcess.ACCESS_KEY,

@@ -20,8 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -83,12 +81,13 @@ final class TestLakeListing
                     keys.add("warehouse/telemetry/events/region=%s/part-%04d.parquet".formatted(region, file));
                 }
             });
-            try (ExecutorService uploads = Executors.newFixedThreadPool(8)) {
-                for (String key : keys) {
-                    uploads.submit(() -> client.putObject(request -> request.bucket("lake").key(key), RequestBody.empty()));
-                }
-            }
+            TestingLake.uploadAll(client, "lake", keys, new byte[0]);
             List<String> expected = keys.stream().sorted(S3ObjectStore::compareKeys).toList();
+            // the store holds exactly these keys (a plain listing, page after page), so any difference below is ours
+            List<String> stored = client.listObjectsV2Paginator(request -> request.bucket("lake").prefix("warehouse/telemetry/events/")).contents().stream()
+                    .map(object -> object.key())
+                    .toList();
+            assertThat(stored).containsExactlyElementsOf(expected);
             for (int pageSize : List.of(1000, 70)) {
                 S3ObjectStore store = new S3ObjectStore(client, new S3Config().setListPageSize(pageSize), new S3Stats());
                 LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);

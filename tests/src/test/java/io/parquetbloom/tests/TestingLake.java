@@ -21,10 +21,16 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
@@ -244,6 +250,56 @@ public final class TestingLake
     public static void upload(S3Client s3, byte[] bytes, String key)
     {
         s3.putObject(request -> request.bucket(BUCKET).key(key), RequestBody.fromBytes(bytes));
+    }
+
+    /**
+     * Puts {@code body} under every key of {@code bucket}, eight at a time: the first key of each folder alone (S3Proxy's
+     * file system store creates the folder then, and two puts creating one folder can race), every put retried up to
+     * three times, and any put that still fails fails the caller, so no test ever runs on a silently partial bucket.
+     */
+    public static void uploadAll(S3Client s3, String bucket, List<String> keys, byte[] body)
+    {
+        Set<String> folders = new HashSet<>();
+        List<String> rest = new ArrayList<>();
+        for (String key : keys) {
+            if (folders.add(key.substring(0, key.lastIndexOf('/') + 1))) {
+                put(s3, bucket, key, body);
+            }
+            else {
+                rest.add(key);
+            }
+        }
+        try (ExecutorService uploads = Executors.newFixedThreadPool(8)) {
+            List<Future<?>> puts = new ArrayList<>();
+            for (String key : rest) {
+                puts.add(uploads.submit(() -> put(s3, bucket, key, body)));
+            }
+            for (Future<?> put : puts) {
+                put.get();
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RuntimeException(e);
+        }
+        catch (ExecutionException e) {
+            throw new RuntimeException("upload failed", e.getCause());
+        }
+    }
+
+    private static void put(S3Client s3, String bucket, String key, byte[] body)
+    {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromBytes(body));
+                return;
+            }
+            catch (RuntimeException e) {
+                if (attempt == 3) {
+                    throw new RuntimeException("cannot put s3://%s/%s".formatted(bucket, key), e);
+                }
+            }
+        }
     }
 
     static byte[] uuidBytes(UUID uuid)
