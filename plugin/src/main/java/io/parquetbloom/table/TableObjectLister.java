@@ -65,13 +65,14 @@ final class TableObjectLister
             return requireStrictlyIncreasing(prefix, listRanges(prefix, bounds, stats));
         }
         catch (UnorderedListingException e) {
-            return listSerially(prefix, store.listFirstPage(prefix, stats), stats);
+            // the first page's continuation token still lists the rest, whatever the order
+            return listSerially(prefix, first, stats);
         }
         catch (TrinoException e) {
             if (!refusedStartAfter(e)) {
                 throw e;
             }
-            return listSerially(prefix, store.listFirstPage(prefix, stats), stats);
+            return listSerially(prefix, first, stats);
         }
     }
 

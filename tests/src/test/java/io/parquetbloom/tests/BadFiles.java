@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 /**
  * Damages valid Parquet files in the ways the connector must survive.
  */
-final class BadFiles
+public final class BadFiles
 {
     private BadFiles() {}
 
@@ -41,7 +41,7 @@ final class BadFiles
     /**
      * The file with its footer rewritten after {@code change} edits it.
      */
-    static byte[] rewriteFooter(byte[] file, Consumer<FileMetaData> change)
+    public static byte[] rewriteFooter(byte[] file, Consumer<FileMetaData> change)
     {
         FileMetaData footer = footer(file);
         change.accept(footer);

@@ -1,23 +1,19 @@
 package io.parquetbloom.tests.differential;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
+import io.parquetbloom.tests.BadFiles;
 import io.parquetbloom.tests.TrinoParquetFiles;
 import io.trino.spi.type.Type;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
-import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -325,15 +321,10 @@ public final class RandomTable
      */
     private static byte[] unlocatableRowGroup(byte[] file, SplittableRandom random)
     {
-        try {
-            return rewriteFooter(file, footer -> {
-                int rowGroup = random.nextInt(1, footer.getRow_groupsSize());
-                footer.getRow_groups().get(rowGroup).getColumns().getFirst().getMeta_data().setData_page_offset(-random.nextInt(1, 1000));
-            });
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return BadFiles.rewriteFooter(file, footer -> {
+            int rowGroup = random.nextInt(1, footer.getRow_groupsSize());
+            footer.getRow_groups().get(rowGroup).getColumns().getFirst().getMeta_data().setData_page_offset(-random.nextInt(1, 1000));
+        });
     }
 
     private byte[] writeParquetJava(Path file, List<Object[]> fileRows, SplittableRandom random)
@@ -383,10 +374,9 @@ public final class RandomTable
      * length running past it (each such filter must fail open). Data offsets stay valid: the footer is last.
      */
     static byte[] damageFooter(byte[] file, SplittableRandom random)
-            throws IOException
     {
         boolean dropLengths = random.nextBoolean();
-        return rewriteFooter(file, footer -> damage(footer, file.length, dropLengths, random));
+        return BadFiles.rewriteFooter(file, footer -> damage(footer, file.length, dropLengths, random));
     }
 
     private static void damage(FileMetaData footer, long fileSize, boolean dropLengths, SplittableRandom random)
@@ -415,23 +405,6 @@ public final class RandomTable
                 }
             }
         }
-    }
-
-    private static byte[] rewriteFooter(byte[] file, java.util.function.Consumer<FileMetaData> change)
-            throws IOException
-    {
-        int footerLength = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        int footerStart = file.length - 8 - footerLength;
-        FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(file, footerStart, footerLength));
-        change.accept(footer);
-        ByteArrayOutputStream newFooter = new ByteArrayOutputStream();
-        Util.writeFileMetaData(footer, newFooter);
-        ByteArrayOutputStream result = new ByteArrayOutputStream();
-        result.write(file, 0, footerStart);
-        newFooter.writeTo(result);
-        result.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(newFooter.size()).array());
-        result.write("PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        return result.toByteArray();
     }
 
     private byte[] writeTrino(List<Object[]> fileRows)
