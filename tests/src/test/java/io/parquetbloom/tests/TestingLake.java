@@ -253,9 +253,10 @@ public final class TestingLake
     }
 
     /**
-     * Puts {@code body} under every key of {@code bucket}, eight at a time: the first key of each folder alone (S3Proxy's
+     * Puts {@code body} under every key of {@code bucket}, four at a time: the first key of each folder alone (S3Proxy's
      * file system store creates the folder then, and two puts creating one folder can race), every put retried up to
-     * three times, and any put that still fails fails the caller, so no test ever runs on a silently partial bucket.
+     * six times with a growing pause (a busy S3Proxy drops connections: "Broken pipe"), and any put that still fails
+     * fails the caller, so no test ever runs on a silently partial bucket.
      */
     public static void uploadAll(S3Client s3, String bucket, List<String> keys, byte[] body)
     {
@@ -269,7 +270,7 @@ public final class TestingLake
                 rest.add(key);
             }
         }
-        try (ExecutorService uploads = Executors.newFixedThreadPool(8)) {
+        try (ExecutorService uploads = Executors.newFixedThreadPool(4)) {
             List<Future<?>> puts = new ArrayList<>();
             for (String key : rest) {
                 puts.add(uploads.submit(() -> put(s3, bucket, key, body)));
@@ -295,8 +296,15 @@ public final class TestingLake
                 return;
             }
             catch (RuntimeException e) {
-                if (attempt == 3) {
-                    throw new RuntimeException("cannot put s3://%s/%s".formatted(bucket, key), e);
+                if (attempt == 6) {
+                    throw new RuntimeException("cannot put s3://%s/%s after %d attempts".formatted(bucket, key, attempt), e);
+                }
+                try {
+                    Thread.sleep(200L * attempt);
+                }
+                catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new RuntimeException(interrupted);
                 }
             }
         }
