@@ -11,6 +11,7 @@ import io.parquetbloom.health.HealthConfig;
 import io.parquetbloom.health.LookupProbe;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.BloomFilterCache;
+import io.parquetbloom.metadata.DictionaryCache;
 import io.parquetbloom.metadata.FooterCache;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataCache;
@@ -64,6 +65,7 @@ public class ParquetBloomModule
         newExporter(binder).export(ParquetMetadataCache.class).withGeneratedName();
         binder.bind(FooterCache.class).in(Scopes.SINGLETON);
         binder.bind(BloomFilterCache.class).in(Scopes.SINGLETON);
+        binder.bind(DictionaryCache.class).in(Scopes.SINGLETON);
         binder.bind(NoMatchCache.class).in(Scopes.SINGLETON);
         binder.bind(ParquetMetadataReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetTypeMapping.class).in(Scopes.SINGLETON);

@@ -167,6 +167,8 @@ public class ParquetBloomPageSourceProvider
                 .<RowGroupScope>map(RowGroupScope.Planned::new)
                 .orElseGet(() -> new RowGroupScope.ByteRange(split.start(), split.length()));
         RowGroupSelection selection = pruner.prune(file, plan, scope, readStats);
+        // a footer read just now comes with its whole tail, which only pruning uses
+        file = file.retainOnlyFooter();
         PruningStats pruningStats = selection.stats();
         Map<String, Domain> domains = selection.fileDomains();
         List<Integer> ordinals = selection.rowGroups();

@@ -27,6 +27,8 @@ public final class ParquetBloomSessionProperties
     public static final String STATISTICS_PRUNING_ENABLED = "statistics_pruning_enabled";
     public static final String BLOOM_FILTER_MAX_VALUES = "bloom_filter_max_values";
     public static final String NO_MATCH_CACHE_ENABLED = "no_match_cache_enabled";
+    public static final String DICTIONARY_PRUNING_ENABLED = "dictionary_pruning_enabled";
+    public static final String DICTIONARY_PRUNING_MAX_ENTRIES = "dictionary_pruning_max_entries";
     public static final String ADVICE_MIN_DISTINCT_VALUES = "bloom_filter_advice_min_distinct_values";
     public static final String ADVICE_MIN_QUERY_SHARE = "bloom_filter_advice_min_query_share";
     public static final String ADVICE_TARGET_FPP = "bloom_filter_advice_target_fpp";
@@ -45,6 +47,12 @@ public final class ParquetBloomSessionProperties
                     }
                 }, false),
                 booleanProperty(NO_MATCH_CACHE_ENABLED, "Skip row groups earlier reads found to hold no row of the same column predicate", config.isNoMatchCacheEnabled(), false),
+                booleanProperty(DICTIONARY_PRUNING_ENABLED, "Prune row groups by the dictionaries of entirely dictionary-encoded column chunks", config.isDictionaryPruningEnabled(), false),
+                integerProperty(DICTIONARY_PRUNING_MAX_ENTRIES, "Largest dictionary (entries) read to prune a row group", config.getDictionaryPruningMaxEntries(), value -> {
+                    if (value < 1) {
+                        throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(DICTIONARY_PRUNING_MAX_ENTRIES, value));
+                    }
+                }, false),
                 longProperty(ADVICE_MIN_DISTINCT_VALUES, "Distinct values per partition from which a column is worth a bloom filter", healthConfig.getMinDistinctValues(), value -> {
                     if (value < 1) {
                         throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(ADVICE_MIN_DISTINCT_VALUES, value));
@@ -93,5 +101,15 @@ public final class ParquetBloomSessionProperties
     public static int getBloomFilterMaxValues(ConnectorSession session)
     {
         return session.getProperty(BLOOM_FILTER_MAX_VALUES, Integer.class);
+    }
+
+    public static boolean isDictionaryPruningEnabled(ConnectorSession session)
+    {
+        return session.getProperty(DICTIONARY_PRUNING_ENABLED, Boolean.class);
+    }
+
+    public static int getDictionaryPruningMaxEntries(ConnectorSession session)
+    {
+        return session.getProperty(DICTIONARY_PRUNING_MAX_ENTRIES, Integer.class);
     }
 }

@@ -11,7 +11,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.getDictionaryPruningMaxEntries;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isBloomFilterEnabled;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isDictionaryPruningEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchCacheEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisticsPruningEnabled;
 
@@ -25,7 +27,7 @@ final class PruningPlans
 
     static PruningPlan.Options options(ConnectorSession session)
     {
-        return new PruningPlan.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session));
+        return new PruningPlan.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session), isDictionaryPruningEnabled(session), getDictionaryPruningMaxEntries(session));
     }
 
     static PruningPlan create(SchemaTableName table, PruningPlan.Options options, TupleDomain<ParquetBloomColumnHandle> constraint)

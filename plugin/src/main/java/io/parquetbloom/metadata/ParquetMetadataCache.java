@@ -192,6 +192,12 @@ public class ParquetMetadataCache
         return entries("no_match");
     }
 
+    @Managed
+    public long getDictionaryEntries()
+    {
+        return entries(DictionaryCache.KIND);
+    }
+
     private long entries(String kind)
     {
         return cache.asMap().keySet().stream().filter(key -> key.region().kind.equals(kind)).count();

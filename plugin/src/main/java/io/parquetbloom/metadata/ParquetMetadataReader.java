@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
@@ -29,14 +30,16 @@ public class ParquetMetadataReader
     private final S3ObjectStore store;
     private final FooterCache footers;
     private final BloomFilterCache filters;
+    private final DictionaryCache dictionaries;
     private final TailSizes tailSizes;
 
     @Inject
-    public ParquetMetadataReader(S3ObjectStore store, FooterCache footers, BloomFilterCache filters, MetadataConfig config)
+    public ParquetMetadataReader(S3ObjectStore store, FooterCache footers, BloomFilterCache filters, DictionaryCache dictionaries, MetadataConfig config)
     {
         this.store = requireNonNull(store, "store is null");
         this.footers = requireNonNull(footers, "footers is null");
         this.filters = requireNonNull(filters, "filters is null");
+        this.dictionaries = requireNonNull(dictionaries, "dictionaries is null");
         this.tailSizes = new TailSizes((int) config.getFooterReadSize().toBytes());
     }
 
@@ -58,15 +61,18 @@ public class ParquetMetadataReader
         }
         stats.cache().footer(false);
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filtersInTail = new HashMap<>();
+        ParquetFileMetadata[] read = new ParquetFileMetadata[1];
         ParquetFileMetadata footer = footers.get(key, () -> {
             ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSizes.tailSize(table), stats.requests());
             tailSizes.learn(table, file);
             filtersInTail.putAll(parseFiltersInTail(file));
+            read[0] = file;
             return file;
         });
         // the tail's filters become entries of their own (folded), so the footer entry keeps no filter bytes
         filtersInTail.forEach((filter, result) -> filters.put(new BloomFilterCache.Key(key, filter), new BloomFilterCache.Cached.Filter(result), footer.valueCount(filter)));
-        return footer;
+        // the cache keeps only the footer; the caller that read it may still take dictionary pages from the whole tail
+        return read[0] != null ? read[0] : footer;
     }
 
     /**
@@ -154,5 +160,33 @@ public class ParquetMetadataReader
         }
         stats.cache().filters(keys.size() - missing.size(), missing.size());
         return new LoadedFilters(results, bytesRead);
+    }
+
+    /**
+     * Dictionaries of the given column chunks: cached ones without I/O, the others from the tail read or with one GET
+     * each, then cached.
+     *
+     * @param cachedOnly answer only from the cache and the bytes already read: no GET
+     */
+    public LoadedDictionaries dictionaries(ParquetFileMetadata file, Collection<DictionaryRequest> requests, int maxEntries, boolean cachedOnly, ReadStats stats)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        Map<BloomFilterKey, ChunkDictionary.Result> results = new HashMap<>();
+        List<DictionaryRequest> missing = new ArrayList<>();
+        for (DictionaryRequest request : requests) {
+            var cached = fileKey.cacheable() ? dictionaries.getIfPresent(new DictionaryCache.Key(fileKey, request.key()), maxEntries) : Optional.<ChunkDictionary.Result>empty();
+            cached.ifPresentOrElse(result -> results.put(request.key(), result), () -> missing.add(request));
+        }
+        if (missing.isEmpty()) {
+            return new LoadedDictionaries(results, 0, 0);
+        }
+        LoadedDictionaries loaded = DictionaryLoader.load(store, file, missing, maxEntries, cachedOnly, stats.requests());
+        loaded.results().forEach((chunk, result) -> {
+            results.put(chunk, result);
+            if (fileKey.cacheable()) {
+                dictionaries.put(new DictionaryCache.Key(fileKey, chunk), result);
+            }
+        });
+        return new LoadedDictionaries(results, loaded.pagesRead(), loaded.bytesRead());
     }
 }

@@ -14,6 +14,8 @@ public class PruningConfig
     private boolean statisticsPruningEnabled = true;
     private boolean noMatchCacheEnabled = true;
     private int bloomFilterMaxValues = 100_000;
+    private boolean dictionaryPruningEnabled = true;
+    private int dictionaryPruningMaxEntries = 32_768;
 
     public boolean isBloomFilterEnabled()
     {
@@ -66,6 +68,34 @@ public class PruningConfig
     public PruningConfig setBloomFilterMaxValues(int bloomFilterMaxValues)
     {
         this.bloomFilterMaxValues = bloomFilterMaxValues;
+        return this;
+    }
+
+    public boolean isDictionaryPruningEnabled()
+    {
+        return dictionaryPruningEnabled;
+    }
+
+    @Config("dictionary-pruning.enabled")
+    @ConfigDescription("Skip row groups whose column chunk is entirely dictionary-encoded and whose dictionary holds no value of an equality, IN or dynamic filter")
+    public PruningConfig setDictionaryPruningEnabled(boolean dictionaryPruningEnabled)
+    {
+        this.dictionaryPruningEnabled = dictionaryPruningEnabled;
+        return this;
+    }
+
+    @Min(1)
+    @Max(1_000_000)
+    public int getDictionaryPruningMaxEntries()
+    {
+        return dictionaryPruningMaxEntries;
+    }
+
+    @Config("dictionary-pruning.max-entries")
+    @ConfigDescription("Largest dictionary (entries) read to prune a row group; larger dictionaries are not used")
+    public PruningConfig setDictionaryPruningMaxEntries(int dictionaryPruningMaxEntries)
+    {
+        this.dictionaryPruningMaxEntries = dictionaryPruningMaxEntries;
         return this;
     }
 }

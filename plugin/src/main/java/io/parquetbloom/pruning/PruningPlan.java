@@ -33,7 +33,28 @@ public record PruningPlan(
         Map<PartitionColumn, Domain> partitionDomains,
         HashMemo memo)
 {
-    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache) {}
+    /**
+     * @param dictionaries prune by the dictionaries of entirely dictionary-encoded chunks
+     * @param maxDictionaryEntries dictionaries with more entries are not used
+     */
+    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache, boolean dictionaries, int maxDictionaryEntries)
+    {
+        /**
+         * Without dictionary pruning.
+         */
+        public Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache)
+        {
+            this(statistics, bloomFilters, maxBloomValues, noMatchCache, false, 0);
+        }
+
+        /**
+         * Whether the values of a discrete predicate are hashed: for bloom filters or dictionaries.
+         */
+        public boolean hashesValues()
+        {
+            return bloomFilters || dictionaries;
+        }
+    }
 
     /**
      * A column stored in the files, as the table declares it.
@@ -85,12 +106,12 @@ public record PruningPlan(
     }
 
     /**
-     * Whether reading a file's metadata can prune anything: statistics or bloom filters are on and a data column is
+     * Whether reading a file's metadata can prune anything: statistics, bloom filters or dictionaries are on and a data column is
      * constrained.
      */
     public boolean prunesFiles()
     {
-        return !none && (options.statistics() || options.bloomFilters()) && !columnDomains.isEmpty();
+        return !none && (options.statistics() || options.hashesValues()) && !columnDomains.isEmpty();
     }
 
     /**

@@ -24,6 +24,10 @@ public final class PruningStats
     private long bloomFiltersUnusable;
     private long bloomFilterBytesRead;
     private long rowGroupsRead;
+    private long rowGroupsPrunedByDictionary;
+    private long dictionaryPagesRead;
+    private long dictionaryBytesRead;
+    private long dictionariesUnusable;
 
     /**
      * Adds another reader's counters (the split source prunes files in parallel, each with its own stats).
@@ -41,6 +45,10 @@ public final class PruningStats
         bloomFiltersUnusable += other.bloomFiltersUnusable;
         bloomFilterBytesRead += other.bloomFilterBytesRead;
         rowGroupsRead += other.rowGroupsRead;
+        rowGroupsPrunedByDictionary += other.rowGroupsPrunedByDictionary;
+        dictionaryPagesRead += other.dictionaryPagesRead;
+        dictionaryBytesRead += other.dictionaryBytesRead;
+        dictionariesUnusable += other.dictionariesUnusable;
     }
 
     public void addRowGroupsRead(long count)
@@ -61,6 +69,29 @@ public final class PruningStats
     public void addPrunedByBloomFilter()
     {
         rowGroupsPrunedByBloomFilter++;
+    }
+
+    public void addPrunedByDictionary()
+    {
+        rowGroupsPrunedByDictionary++;
+    }
+
+    /**
+     * @param pages dictionary pages decoded (from new GETs or the tail read)
+     * @param bytes dictionary bytes fetched with new GETs
+     */
+    public void addDictionaryPagesRead(long pages, long bytes)
+    {
+        dictionaryPagesRead += pages;
+        dictionaryBytesRead += bytes;
+    }
+
+    /**
+     * A dictionary page that could not be read or did not add up (its row group was kept).
+     */
+    public void addDictionaryUnusable()
+    {
+        dictionariesUnusable++;
     }
 
     public void addPrunedByNoMatchCache()
@@ -142,6 +173,26 @@ public final class PruningStats
         return rowGroupsRead;
     }
 
+    public synchronized long rowGroupsPrunedByDictionary()
+    {
+        return rowGroupsPrunedByDictionary;
+    }
+
+    public synchronized long dictionaryPagesRead()
+    {
+        return dictionaryPagesRead;
+    }
+
+    public synchronized long dictionaryBytesRead()
+    {
+        return dictionaryBytesRead;
+    }
+
+    public synchronized long dictionariesUnusable()
+    {
+        return dictionariesUnusable;
+    }
+
     public synchronized Map<String, Metric<?>> toMetrics()
     {
         ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
@@ -155,6 +206,10 @@ public final class PruningStats
         metrics.put("bloomFiltersUnusable", new LongCount(bloomFiltersUnusable));
         metrics.put("bloomFilterBytesRead", new LongCount(bloomFilterBytesRead));
         metrics.put("statisticsUnusable", new LongCount(statisticsUnusable));
+        metrics.put("rowGroupsPrunedByDictionary", new LongCount(rowGroupsPrunedByDictionary));
+        metrics.put("dictionaryPagesRead", new LongCount(dictionaryPagesRead));
+        metrics.put("dictionaryBytesRead", new LongCount(dictionaryBytesRead));
+        metrics.put("dictionariesUnusable", new LongCount(dictionariesUnusable));
         metrics.put("rowGroupsRead", new LongCount(rowGroupsRead));
         return metrics.buildOrThrow();
     }

@@ -53,6 +53,30 @@ public class PruningTotals
         return rowGroups.rowGroupsPrunedByNoMatchCache();
     }
 
+    @Managed(description = "Row groups skipped because the dictionary of an entirely dictionary-encoded chunk holds no value of the predicate")
+    public long getRowGroupsPrunedByDictionary()
+    {
+        return rowGroups.rowGroupsPrunedByDictionary();
+    }
+
+    @Managed(description = "Dictionary pages read to prune row groups")
+    public long getDictionaryPagesRead()
+    {
+        return rowGroups.dictionaryPagesRead();
+    }
+
+    @Managed(description = "Dictionary bytes fetched from S3 to prune row groups")
+    public long getDictionaryBytesRead()
+    {
+        return rowGroups.dictionaryBytesRead();
+    }
+
+    @Managed(description = "Dictionary pages that could not be used (unreadable, inconsistent): their row groups were kept")
+    public long getDictionariesUnusable()
+    {
+        return rowGroups.dictionariesUnusable();
+    }
+
     @Managed(description = "Row groups read")
     public long getRowGroupsRead()
     {

@@ -29,10 +29,12 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
@@ -42,7 +44,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Decides which row groups of a file may hold rows a {@link PruningPlan} accepts: first by min/max and null-count
  * statistics, then by what this node learned by reading ({@link NoMatchCache}), then by the bloom filters of the
- * surviving row groups, fetched together (or from the cache). A filter that is missing, unreadable or untrusted keeps
+ * surviving row groups, fetched together (or from the cache), then by the dictionaries of entirely dictionary-encoded
+ * chunks ({@link DictionaryPruner}). A filter that is missing, unreadable or untrusted keeps
  * its row group; the engine still applies the predicate to the rows. The one entry point of the split source (whole
  * files, before splits exist) and of the page source (its split's byte range, or the row groups the coordinator
  * chose), so both decide alike and both fail open alike: statistics that cannot be read, or filters that cannot be
@@ -53,11 +56,13 @@ public final class RowGroupPruner
     private final ParquetMetadataReader metadataReader;
     private final NoMatchCache noMatchCache;
     private final FileColumnResolver resolver;
+    private final DictionaryPruner dictionaryPruner;
 
     @Inject
     public RowGroupPruner(ParquetMetadataReader metadataReader, NoMatchCache noMatchCache, FileColumnResolver resolver)
     {
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.dictionaryPruner = new DictionaryPruner(metadataReader);
         this.noMatchCache = requireNonNull(noMatchCache, "noMatchCache is null");
         this.resolver = requireNonNull(resolver, "resolver is null");
     }
@@ -125,7 +130,7 @@ public final class RowGroupPruner
             else {
                 parquetDomains.put(descriptor, domain);
             }
-            if (options.bloomFilters()) {
+            if (options.hashesValues()) {
                 plan.memo().get(descriptor, domain, options.maxBloomValues()).ifPresent(bloomPredicates::add);
             }
         }
@@ -174,8 +179,12 @@ public final class RowGroupPruner
             candidates.add(new Candidate(ordinal, pruned));
         }
 
-        if (!bloomPredicates.isEmpty() && !candidates.isEmpty()) {
-            candidates = pruneByBloomFilters(file, bloomPredicates, candidates, readStats, stats);
+        Set<BloomFilterKey> answeredByFilter = new HashSet<>();
+        if (options.bloomFilters() && !bloomPredicates.isEmpty() && !candidates.isEmpty()) {
+            candidates = pruneByBloomFilters(file, bloomPredicates, candidates, answeredByFilter, readStats, stats);
+        }
+        if (options.dictionaries() && !bloomPredicates.isEmpty() && !candidates.isEmpty()) {
+            candidates = dictionaryPruner.prune(file, bloomPredicates, candidates, answeredByFilter, options.maxDictionaryEntries(), readStats, stats);
         }
         return candidates.stream().map(Candidate::ordinal).collect(ImmutableList.toImmutableList());
     }
@@ -183,7 +192,7 @@ public final class RowGroupPruner
     /**
      * @param pruned the row group's chunks of the constrained columns, empty when they could not be read
      */
-    private record Candidate(int ordinal, Optional<PrunedBlockMetadata> pruned) {}
+    record Candidate(int ordinal, Optional<PrunedBlockMetadata> pruned) {}
 
     /**
      * Whether a row group belongs to the split that covers {@code [splitStart, splitStart + splitLength)}: the one
@@ -242,7 +251,10 @@ public final class RowGroupPruner
         return false;
     }
 
-    private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, ReadStats readStats, PruningStats stats)
+    /**
+     * @param answeredByFilter receives the chunks of surviving row groups whose usable filter answered "maybe"
+     */
+    private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, Set<BloomFilterKey> answeredByFilter, ReadStats readStats, PruningStats stats)
     {
         // a filter helps only where the predicate excludes NULL or the chunk has no NULLs
         List<BloomFilterKey> wanted = new ArrayList<>();
@@ -292,6 +304,9 @@ public final class RowGroupPruner
                         stats.addBloomFilterProbed(usable.filter().probe().name().startsWith("vector"));
                         long[] hashes = predicate.hashes();
                         excluded = !usable.filter().mightContainAny(hashes, 0, hashes.length);
+                        if (!excluded) {
+                            answeredByFilter.add(key(candidate, predicate));
+                        }
                     }
                 }
                 if (excluded) {
@@ -313,7 +328,7 @@ public final class RowGroupPruner
      * a chunk known to have none; and for integers narrower than their physical type (INT(8/16) on INT32) the value
      * read is the stored value only when the statistics prove every stored value is in the annotation's range.
      */
-    private static boolean canUseFilter(Candidate candidate, BloomColumnPredicate predicate)
+    static boolean canUseFilter(Candidate candidate, BloomColumnPredicate predicate)
     {
         if (candidate.pruned().isEmpty()) {
             return false;
@@ -331,7 +346,7 @@ public final class RowGroupPruner
         return IntegerStatistics.storedValuesInReadRange(predicate.column().getPrimitiveType(), statistics);
     }
 
-    private static BloomFilterKey key(Candidate candidate, BloomColumnPredicate predicate)
+    static BloomFilterKey key(Candidate candidate, BloomColumnPredicate predicate)
     {
         return new BloomFilterKey(candidate.ordinal(), Arrays.asList(predicate.column().getPath()));
     }

@@ -17,7 +17,9 @@ final class TestPruningConfig
                 .setBloomFilterEnabled(true)
                 .setStatisticsPruningEnabled(true)
                 .setNoMatchCacheEnabled(true)
-                .setBloomFilterMaxValues(100_000));
+                .setBloomFilterMaxValues(100_000)
+                .setDictionaryPruningEnabled(true)
+                .setDictionaryPruningMaxEntries(32_768));
     }
 
     @Test
@@ -28,11 +30,15 @@ final class TestPruningConfig
                         "bloom-filter.enabled", "false",
                         "statistics-pruning.enabled", "false",
                         "no-match-cache.enabled", "false",
-                        "bloom-filter.max-values", "5000"),
+                        "bloom-filter.max-values", "5000",
+                        "dictionary-pruning.enabled", "false",
+                        "dictionary-pruning.max-entries", "1000"),
                 new PruningConfig()
                         .setBloomFilterEnabled(false)
                         .setStatisticsPruningEnabled(false)
                         .setNoMatchCacheEnabled(false)
-                        .setBloomFilterMaxValues(5000));
+                        .setBloomFilterMaxValues(5000)
+                        .setDictionaryPruningEnabled(false)
+                        .setDictionaryPruningMaxEntries(1000));
     }
 }

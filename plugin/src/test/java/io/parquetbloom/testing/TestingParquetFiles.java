@@ -29,7 +29,51 @@ public final class TestingParquetFiles
 {
     private static final MessageType DEVICES = MessageTypeParser.parseMessageType("message m { required binary deviceId (STRING); required int64 Seq; }");
 
+    private static final MessageType SERIALS = MessageTypeParser.parseMessageType("message m { required binary Serial (STRING); required int64 Num; optional binary Fallback (STRING); }");
+
     private TestingParquetFiles() {}
+
+    /**
+     * {@code rowGroups} x {@code rowsPerRowGroup} rows written with dictionaries and without bloom filters, in pages
+     * of 10 rows: row {@code i} of row group {@code r} holds {@code Serial = "serial-" + (100 r + i / 5 % 20)} and
+     * {@code Num = 100 r + i / 5 % 20} (entirely dictionary-encoded chunks of up to 20 entries), and a
+     * {@code Fallback} string (NULL every seventh row) that repeats three values for 30 rows and then never repeats,
+     * so its dictionary outgrows its 1 KiB bound and the chunk falls back to PLAIN after a few dictionary pages.
+     */
+    public static byte[] serials(int rowGroups, int rowsPerRowGroup)
+    {
+        try {
+            Path path = Files.createTempFile("testing-serials", ".parquet");
+            Files.delete(path);
+            ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(path))
+                    .withType(SERIALS)
+                    .withConf(new Configuration(false))
+                    .withRowGroupRowCountLimit(rowsPerRowGroup)
+                    .withPageRowCountLimit(10)
+                    .withMinRowCountForPageSizeCheck(1)
+                    .withDictionaryEncoding(true)
+                    .withDictionaryPageSize(1024);
+            SimpleGroupFactory groups = new SimpleGroupFactory(SERIALS);
+            try (ParquetWriter<Group> writer = builder.build()) {
+                for (int r = 0; r < rowGroups; r++) {
+                    for (int i = 0; i < rowsPerRowGroup; i++) {
+                        long serial = 100L * r + i / 5 % 20;
+                        Group group = groups.newGroup().append("Serial", "serial-" + serial).append("Num", serial);
+                        if (i % 7 != 0) {
+                            group.append("Fallback", i < 30 ? "fallback-repeat-" + i % 3 : "fallback-value-%08d-%d".formatted(r, i));
+                        }
+                        writer.write(group);
+                    }
+                }
+            }
+            byte[] bytes = Files.readAllBytes(path);
+            Files.delete(path);
+            return bytes;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /**
      * {@code rowGroups} x {@code rowsPerRowGroup} rows, row {@code i} holding {@code deviceId = "device-" + i} and
