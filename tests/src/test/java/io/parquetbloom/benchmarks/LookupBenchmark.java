@@ -178,7 +178,7 @@ public final class LookupBenchmark
      * A lookup whose predicate depends on a key index: a new index gives new keys, so a run with it cannot be answered
      * by what earlier runs left in any cache. Workloads with a fixed predicate ignore the index.
      *
-     * @param allPruningOff every pruning path off in the catalog (our bloom filters, statistics and no-match cache;
+     * @param allPruningOff every pruning path off in the catalog (our bloom filters, statistics, dictionaries and no-match cache;
      * Hive's bloom filters and statistics): the plain read path
      */
     private record Workload(String name, IntFunction<String> template, boolean allPruningOff) {}
@@ -385,6 +385,7 @@ public final class LookupBenchmark
                 .setCatalogSessionProperty(trinoCatalog, "bloom_filter_enabled", "false")
                 .setCatalogSessionProperty(trinoCatalog, "statistics_pruning_enabled", "false")
                 .setCatalogSessionProperty(trinoCatalog, "no_match_cache_enabled", "false")
+                .setCatalogSessionProperty(trinoCatalog, "dictionary_pruning_enabled", "false")
                 .build();
     }
 

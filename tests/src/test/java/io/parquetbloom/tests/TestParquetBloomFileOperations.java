@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.COLUMN_CHUNKS;
+import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.DICTIONARY;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.FILTERS;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.LIST;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.TAIL;
@@ -56,14 +57,22 @@ final class TestParquetBloomFileOperations
             new FileOperation(LIST, "telemetry/"),
             new FileOperation(LIST, "telemetry/events/"));
 
+    private static final ImmutableMultiset<FileOperation> SERIALS_LOOKUP = ImmutableMultiset.of(
+            new FileOperation(LIST, ""),
+            new FileOperation(LIST, "telemetry/"),
+            new FileOperation(LIST, "telemetry/serials/"));
+
     enum Kind
     {
-        LIST, TAIL, FILTERS, COLUMN_CHUNKS
+        LIST, TAIL, FILTERS, DICTIONARY, COLUMN_CHUNKS
     }
 
     record FileOperation(Kind kind, String target) {}
 
-    private record Layout(long size, long firstFilter, List<Chunk> chunks)
+    /**
+     * @param dictionaries the dictionary page of each chunk that has one
+     */
+    private record Layout(long size, long firstFilter, List<Chunk> chunks, List<Chunk> dictionaries)
     {
         /**
          * The columns whose chunks a byte range covers, sorted by name, e.g. "device_id" or "reading,seq".
@@ -96,10 +105,14 @@ final class TestParquetBloomFileOperations
         try (S3Client client = s3.client()) {
             client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             lake.writeEvents(client, work);
+            TestingLake.writeSerials(client, work);
         }
         for (int file = 0; file < 4; file++) {
             String region = file < TestingLake.FILES_PER_REGION ? "eu" : "us";
             layouts.put("telemetry/events/region=%s/part-%05d.parquet".formatted(region, file), layout(work.resolve("events-%d.parquet".formatted(file))));
+        }
+        for (int file = 0; file < 2; file++) {
+            layouts.put("telemetry/serials/part-%05d.parquet".formatted(file), layout(work.resolve("serials-%d.parquet".formatted(file))));
         }
         proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
         return ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
@@ -255,12 +268,92 @@ final class TestParquetBloomFileOperations
                 .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(US_2, "device_id")))
                 .addAll(Collections.nCopies(ROW_GROUPS, columnChunks(US_3, "device_id")))
                 .build());
-        long otherColumnsBytes = layouts.values().stream()
+        long otherColumnsBytes = layouts.entrySet().stream()
+                .filter(entry -> entry.getKey().startsWith("telemetry/events/"))
+                .map(Map.Entry::getValue)
                 .flatMap(layout -> layout.chunks().stream())
                 .filter(chunk -> chunk.column().equals("seq") || chunk.column().equals("reading"))
                 .mapToLong(chunk -> chunk.end() - chunk.start())
                 .sum();
         assertThat(QueryMetrics.of(getDistributedQueryRunner(), result.queryId()).get("columnChunkBytesSkipped")).isEqualTo(otherColumnsBytes);
+    }
+
+    @Test
+    void dictionaryColumnWithoutFilters()
+    {
+        String catalog = coldCatalog();
+        // an odd serial is in no dictionary: the coordinator reads both footers and every row group's dictionary of
+        // the constrained column, a GET each; no row group survives, so nothing reaches a worker
+        assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001001'",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(SERIALS_LOOKUP)
+                        .add(serialsTail(0), serialsTail(1))
+                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(0, "serial")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(1, "serial")))
+                        .build());
+        // warm, another absent serial: the cached dictionaries answer, no GET
+        assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial IN ('SN-001003', 'SN-999999')", SERIALS_LOOKUP);
+        // SN-000042 = 16 * 2 + 2 * 5 is only in row group 5 (file 1's second): one split, whose worker reads the
+        // footer, the key column's chunk and then, a row having matched, the projected column's
+        assertFileOperations(catalog, "SELECT reading FROM serials WHERE serial = 'SN-000042'",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(SERIALS_LOOKUP)
+                        .add(serialsTail(1))
+                        .add(serialsChunks(1, "serial"), serialsChunks(1, "reading"))
+                        .build());
+        // another column's dictionaries are read for the first query that constrains it
+        assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE num = 1001",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(SERIALS_LOOKUP)
+                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(0, "num")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(1, "num")))
+                        .build());
+    }
+
+    @Test
+    void chunksThatFellBackToPlainAreNotPrunedByDictionary()
+    {
+        String catalog = coldCatalog();
+        // inside every row group's min/max; every chunk of lot has dictionary pages and then PLAIN ones: its dictionary does not hold every value, so
+        // it is never read, and every row group's lot chunk is read on the workers
+        assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE lot = 'LOT-3-x'",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(SERIALS_LOOKUP)
+                        .add(serialsTail(0), serialsTail(1))
+                        .add(serialsTail(0), serialsTail(1))
+                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(0, "lot")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(1, "lot")))
+                        .build());
+    }
+
+    @Test
+    void dictionaryPruningOffReadsTheKeyColumnOfEveryRowGroup()
+    {
+        String catalog = coldCatalog();
+        Session off = Session.builder(getSession()).setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false").build();
+        assertFileOperations(off, catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001001'",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(SERIALS_LOOKUP)
+                        .add(serialsTail(0), serialsTail(1))
+                        .add(serialsTail(0), serialsTail(1))
+                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(0, "serial")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(1, "serial")))
+                        .build());
+    }
+
+    private static FileOperation serialsTail(int file)
+    {
+        return new FileOperation(TAIL, "telemetry/serials/part-%05d.parquet".formatted(file));
+    }
+
+    private static FileOperation dictionary(int file, String column)
+    {
+        return new FileOperation(DICTIONARY, "telemetry/serials/part-%05d.parquet %s".formatted(file, column));
+    }
+
+    private static FileOperation serialsChunks(int file, String columns)
+    {
+        return new FileOperation(COLUMN_CHUNKS, "telemetry/serials/part-%05d.parquet %s".formatted(file, columns));
     }
 
     private static FileOperation tail(String file)
@@ -317,6 +410,11 @@ final class TestParquetBloomFileOperations
         if (start >= layout.firstFilter()) {
             return new FileOperation(FILTERS, target);
         }
+        for (Chunk dictionary : layout.dictionaries()) {
+            if (dictionary.start() == start && dictionary.end() == end + 1) {
+                return new FileOperation(DICTIONARY, target + " " + dictionary.column());
+            }
+        }
         return new FileOperation(COLUMN_CHUNKS, target + " " + layout.columnsIn(start, end));
     }
 
@@ -325,15 +423,19 @@ final class TestParquetBloomFileOperations
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
             long firstFilter = Long.MAX_VALUE;
             List<Chunk> chunks = new ArrayList<>();
+            List<Chunk> dictionaries = new ArrayList<>();
             for (BlockMetaData block : reader.getFooter().getBlocks()) {
                 for (ColumnChunkMetaData column : block.getColumns()) {
                     chunks.add(new Chunk(column.getPath().toDotString(), column.getStartingPos(), column.getStartingPos() + column.getTotalSize()));
+                    if (column.hasDictionaryPage() && column.getDictionaryPageOffset() > 0 && column.getFirstDataPageOffset() > column.getDictionaryPageOffset()) {
+                        dictionaries.add(new Chunk(column.getPath().toDotString(), column.getDictionaryPageOffset(), column.getFirstDataPageOffset()));
+                    }
                     if (column.getBloomFilterOffset() >= 0) {
                         firstFilter = Math.min(firstFilter, column.getBloomFilterOffset());
                     }
                 }
             }
-            return new Layout(Files.size(file), firstFilter, chunks);
+            return new Layout(Files.size(file), firstFilter, chunks, dictionaries);
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -177,6 +177,51 @@ public final class TestingLake
     }
 
     /**
+     * {@code telemetry.serials}: 2 files x 4 row groups of 2,500 rows written by parquet-java with dictionaries and
+     * without bloom filters (as it writes entirely dictionary-encoded chunks), pages of 500 rows. Row group {@code g}
+     * (0 to 7 over both files) holds the 200 serials {@code 16 j + 2 g}: {@code serial} ("SN-000042") and {@code num}
+     * (42) are entirely dictionary-encoded, every row group's min/max spans nearly the whole range, an odd number is
+     * in no row group and an even one in exactly one. {@code lot} repeats five values for 1,000 rows and then never
+     * repeats, so its 4 KiB dictionary overflows and each chunk falls back to PLAIN midway.
+     */
+    public static void writeSerials(S3Client s3, Path workDirectory)
+    {
+        MessageType schema = MessageTypeParser.parseMessageType("""
+                message serials {
+                  required binary serial (STRING);
+                  required int64 num;
+                  required binary lot (STRING);
+                  required double reading;
+                }
+                """);
+        ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(ROWS_PER_ROW_GROUP).withPageRows(500).withDictionaryPageSize(4096);
+        for (int file = 0; file < 2; file++) {
+            Path local = workDirectory.resolve("serials-%d.parquet".formatted(file));
+            try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(local, schema, options)) {
+                for (int rowGroup = 4 * file; rowGroup < 4 * file + 4; rowGroup++) {
+                    for (int row = 0; row < ROWS_PER_ROW_GROUP; row++) {
+                        long serial = serial(rowGroup, row);
+                        writer.write(writer.newRow()
+                                .append("serial", "SN-%06d".formatted(serial))
+                                .append("num", serial)
+                                .append("lot", row < 1_000 ? "LOT-" + row % 5 : "LOT-%d-%d-%s".formatted(rowGroup, row, new UUID(rowGroup, row)))
+                                .append("reading", row * 0.5));
+                    }
+                }
+            }
+            upload(s3, local, tableKey("telemetry", "serials", "part-%05d.parquet".formatted(file)));
+        }
+    }
+
+    /**
+     * The serial of a row of {@code telemetry.serials}: row group {@code g} holds {@code 16 j + 2 g}, j < 200.
+     */
+    public static long serial(int rowGroup, int row)
+    {
+        return 16L * (row % 200) + 2L * rowGroup;
+    }
+
+    /**
      * {@code telemetry.events_trino}: the first half of the events written by Trino 483's own {@code ParquetWriter}
      * (filters on every supported column, FPP 0.05, no {@code bloom_filter_length}, filters before the footer),
      * 2 files x 4 row groups.
