@@ -44,7 +44,7 @@ public class MetadataConfig
     }
 
     @Config("metadata-cache.max-size")
-    @ConfigDescription("Memory for footers, bloom filters and no-match facts cached across queries on each node (0 disables the cache)")
+    @ConfigDescription("Memory for footers, bloom filters, dictionaries and no-match facts cached across queries on each node (0 disables the cache)")
     public MetadataConfig setMetadataCacheMaxSize(DataSize metadataCacheMaxSize)
     {
         this.metadataCacheMaxSize = metadataCacheMaxSize;

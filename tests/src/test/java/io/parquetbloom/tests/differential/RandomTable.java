@@ -6,6 +6,7 @@ import io.parquetbloom.tests.TrinoParquetFiles;
 import io.trino.spi.type.Type;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -29,7 +30,8 @@ import static io.trino.spi.type.BigintType.BIGINT;
 /**
  * A random table for the differential test: an {@code id} column plus a few columns of random type pairings, names
  * in mixed case, NULL patterns from none to all, value pools from 2 distinct values to all distinct, 1-64 row groups
- * over 1-3 files written by parquet-java (filters sized well or badly, dictionary or not, footers with null counts,
+ * over 1-3 files written by parquet-java (filters sized well or badly, dictionary or not, dictionaries that overflow a
+ * small bound and fall back to PLAIN midway, footers with null counts, encoding stats, dictionary extents,
  * statistics or {@code bloom_filter_length} removed, filter offsets outside the data) or by Trino's own
  * {@code ParquetWriter}. Two in five tables are partitioned by a varchar whose folder names are prefixes of each
  * other followed by bytes below {@code /}, Hive escapes and supplementary characters; a few have a row group that
@@ -337,7 +339,9 @@ public final class RandomTable
         try {
             ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(rowsPerRowGroup)
                     .withPageRows(random.nextBoolean() ? 20 : 20_000)
-                    .withDictionary(random.nextInt(3) == 0);
+                    .withDictionary(random.nextInt(3) == 0)
+                    // a small dictionary bound makes chunks of many distinct values fall back to PLAIN midway
+                    .withDictionaryPageSize(random.nextInt(3) == 0 ? random.nextInt(64, 2048) : 0);
             for (Column column : fileColumns()) {
                 if (column.kind().hasBloomFilters() && random.nextInt(5) != 0) {
                     // from badly undersized (many false positives) to generous
@@ -394,6 +398,11 @@ public final class RandomTable
                         default -> chunk.getMeta_data().setBloom_filter_length((int) fileSize);
                     }
                 }
+                damageDictionaryExtent(chunk.getMeta_data(), random);
+                if (random.nextInt(4) == 0) {
+                    // as parquet-java before 1.9 wrote: only the encodings tell whether every page used the dictionary
+                    chunk.getMeta_data().unsetEncoding_stats();
+                }
                 if (chunk.getMeta_data().isSetStatistics()) {
                     int choice = random.nextInt(4);
                     if (choice == 0) {
@@ -404,6 +413,24 @@ public final class RandomTable
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Now and then, moves where the footer says a chunk's data pages begin, inside the chunk and after its dictionary
+     * page: the reader starts at the dictionary page and walks the pages by their headers, so only the dictionary's
+     * recorded extent is wrong, and that dictionary must fail open.
+     */
+    private static void damageDictionaryExtent(ColumnMetaData chunk, SplittableRandom random)
+    {
+        if (!chunk.isSetDictionary_page_offset() || chunk.getDictionary_page_offset() <= 0 || random.nextInt(10) != 0) {
+            return;
+        }
+        long dictionary = chunk.getDictionary_page_offset();
+        long data = chunk.getData_page_offset();
+        long moved = data + (random.nextBoolean() ? random.nextInt(1, 8) : -random.nextInt(1, 8));
+        if (moved > dictionary && moved < dictionary + chunk.getTotal_compressed_size()) {
+            chunk.setData_page_offset(moved);
         }
     }
 

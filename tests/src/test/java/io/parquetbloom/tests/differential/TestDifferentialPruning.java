@@ -5,6 +5,7 @@ import com.google.common.collect.Multiset;
 import com.google.common.collect.Sets;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.tests.ParquetBloomQueryRunner;
+import io.parquetbloom.tests.QueryMetrics;
 import io.parquetbloom.tests.TestingLake;
 import io.trino.Session;
 import io.trino.plugin.memory.MemoryPlugin;
@@ -48,6 +49,7 @@ final class TestDifferentialPruning
     private final List<RandomTable> tables = new ArrayList<>();
     private final Map<String, Long> nanosBySide = new java.util.TreeMap<>();
     private final Map<String, Integer> refusals = new java.util.TreeMap<>();
+    private final Map<String, Long> coverage = new java.util.TreeMap<>();
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -77,7 +79,7 @@ final class TestDifferentialPruning
         }
         DistributedQueryRunner runner = ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, 2);
         // listings of many pages: a partitioned table is listed by key ranges cut at its folders, the others page by page
-        runner.createCatalog("lake_paged", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("s3.list-page-size", "2")));
+        runner.createCatalog("lake_paged", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB")));
         runner.createCatalog("lake_small_splits", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("split.max-size", "1MB")));
         runner.installPlugin(new MemoryPlugin());
         runner.createCatalog("oracle", "memory", Map.of("memory.max-data-per-node", "1GB"));
@@ -143,7 +145,7 @@ final class TestDifferentialPruning
             shapes.merge(generated.shape(), 1, Integer::sum);
             batch.add(new Query(query, table, catalog, generated.sql()));
             if (batch.size() == BATCH || query == QUERIES - 1) {
-                compare(runner, on, off, batch);
+                compare(runner, pruningVariant(on, random), off, batch);
                 if (random.nextInt(8) == 0) {
                     // the no-match cache now holds facts from the first run: the answers must not change
                     compare(runner, on, null, batch);
@@ -165,8 +167,31 @@ final class TestDifferentialPruning
                 tables.stream().filter(table -> table.columns().stream().anyMatch(RandomTable.Column::partition)).count(),
                 tables.stream().filter(RandomTable::unlocatableRowGroup).count(), refusals));
         assertThat(tables).anyMatch(table -> table.columns().stream().anyMatch(RandomTable.Column::partition));
+        System.out.println("[differential] pruning paths taken (row groups): %s".formatted(coverage));
+        if (QUERIES >= 1_000) {
+            // the branches these counters stand for were reached: dictionaries pruned, and damaged ones failed open
+            assertThat(coverage).allSatisfy((name, count) -> assertThat(count).as(name).isPositive());
+        }
         System.out.println("[differential] seconds by side: %s".formatted(nanosBySide.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue() / 1_000_000_000L).toList()));
         System.out.println("[differential] seed %d: %d queries (%d repeated with the no-match cache warm) over %d tables, each with pruning on, off and against the oracle: none differed".formatted(SEED, QUERIES, repeated, tables.size()));
+    }
+
+    /**
+     * Pruning on as configured, or with one path alone: dictionaries without bloom filters, bloom filters without
+     * dictionaries, or dictionaries bounded so tightly that most are too large to use.
+     */
+    private static Session pruningVariant(Session on, SplittableRandom random)
+    {
+        Session.SessionBuilder variant = Session.builder(on);
+        for (String catalog : LAKE_CATALOGS) {
+            switch (random.nextInt(5)) {
+                case 0 -> variant.setCatalogSessionProperty(catalog, "bloom_filter_enabled", "false");
+                case 1 -> variant.setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false");
+                case 2 -> variant.setCatalogSessionProperty(catalog, "dictionary_pruning_max_entries", "3");
+                default -> {}
+            }
+        }
+        return variant.build();
     }
 
     /**
@@ -244,8 +269,16 @@ final class TestDifferentialPruning
         List<MaterializedRow> rows;
         long start = System.nanoTime();
         try {
-            rows = runner.execute(session, sql.toString()).getMaterializedRows();
+            var result = runner.executeWithPlan(session, sql.toString());
+            rows = result.result().getMaterializedRows();
             nanosBySide.merge(side, System.nanoTime() - start, Long::sum);
+            if (lake) {
+                QueryMetrics metrics = QueryMetrics.of(runner, result.queryId());
+                for (String name : List.of("RowGroupsPrunedByDictionary", "DictionariesUnusable", "RowGroupsPrunedByBloomFilter")) {
+                    String worker = Character.toLowerCase(name.charAt(0)) + name.substring(1);
+                    coverage.merge(worker, metrics.get("planning" + name) + metrics.get(worker), Long::sum);
+                }
+            }
         }
         catch (RuntimeException e) {
             throw new AssertionError("seed %d, queries %s (%s) failed: %s%n%s".formatted(
@@ -284,7 +317,7 @@ final class TestDifferentialPruning
     private String culprit(DistributedQueryRunner runner, Query query, Multiset<List<Object>> expected)
     {
         List<String> fixes = new ArrayList<>();
-        for (String property : List.of("bloom_filter_enabled", "statistics_pruning_enabled", "no_match_cache_enabled")) {
+        for (String property : List.of("bloom_filter_enabled", "statistics_pruning_enabled", "no_match_cache_enabled", "dictionary_pruning_enabled")) {
             Session session = Session.builder(getSession()).setCatalogSessionProperty(query.catalog(), property, "false").build();
             try {
                 if (run(runner, session, List.of(query), null, true, property + "=false").get(0).equals(expected)) {
