@@ -56,7 +56,9 @@ class BloomFiltersTable
             new ColumnMetadata("false_positive_rate", DOUBLE),
             new ColumnMetadata("created_by", VARCHAR),
             new ColumnMetadata("filter_position", VARCHAR),
-            new ColumnMetadata("has_filter_length", BOOLEAN));
+            new ColumnMetadata("has_filter_length", BOOLEAN),
+            new ColumnMetadata("dictionary_encoded", BOOLEAN),
+            new ColumnMetadata("dictionary_bytes", BIGINT));
 
     BloomFiltersTable(SchemaTableName name, Supplier<LakeTable> table, FilterHealthScanner scanner, Executor executor)
     {
@@ -85,7 +87,7 @@ class BloomFiltersTable
     private static Iterator<List<Object>> rows(FilterHealthScanner.ScannedFile file)
     {
         if (file.unreadable().isPresent()) {
-            return Iterators.singletonIterator(Arrays.asList(file.file().object().location().toString(), file.partition().orElse(null), null, null, null, null, null, null, null, "unusable: " + file.unreadable().get(), null, null, null, null, null, null, null));
+            return Iterators.singletonIterator(Arrays.asList(file.file().object().location().toString(), file.partition().orElse(null), null, null, null, null, null, null, null, "unusable: " + file.unreadable().get(), null, null, null, null, null, null, null, null, null));
         }
         return file.chunks().stream().map(BloomFiltersTable::row).iterator();
     }
@@ -109,6 +111,8 @@ class BloomFiltersTable
                 value(chunk.falsePositiveRate()),
                 value(chunk.createdBy()),
                 value(chunk.position()),
-                chunk.hasFilterLength());
+                chunk.hasFilterLength(),
+                chunk.dictionaryEncoded(),
+                value(chunk.dictionaryBytes()));
     }
 }

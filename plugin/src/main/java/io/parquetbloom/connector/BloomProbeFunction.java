@@ -46,6 +46,7 @@ public class BloomProbeFunction
             new Descriptor.Field("row_count", Optional.of(BIGINT)),
             new Descriptor.Field("statistics", Optional.of(VARCHAR)),
             new Descriptor.Field("bloom_filter", Optional.of(VARCHAR)),
+            new Descriptor.Field("dictionary", Optional.of(VARCHAR)),
             new Descriptor.Field("no_match_cache", Optional.of(VARCHAR)),
             new Descriptor.Field("read", Optional.of(BOOLEAN)),
             new Descriptor.Field("skipped_by", Optional.of(VARCHAR))));

@@ -127,9 +127,10 @@ public class BloomProbeProcessorProvider
             write(page, types, 3, row.rowCount().isPresent() ? row.rowCount().getAsLong() : null);
             write(page, types, 4, row.statistics().orElse(null));
             write(page, types, 5, row.bloomFilter().orElse(null));
-            write(page, types, 6, row.noMatchCache().orElse(null));
-            write(page, types, 7, row.read());
-            write(page, types, 8, row.skippedBy().orElse(null));
+            write(page, types, 6, row.dictionary().orElse(null));
+            write(page, types, 7, row.noMatchCache().orElse(null));
+            write(page, types, 8, row.read());
+            write(page, types, 9, row.skippedBy().orElse(null));
         }
         return page.build();
     }

@@ -16,6 +16,8 @@ import static java.util.Objects.requireNonNull;
  * @param falsePositiveRate the exact SBBF false positive rate of a filter of {@code filterBytes} at
  * {@code distinctValues}
  * @param position {@code before footer}, {@code after row group} or {@code inside data}
+ * @param dictionaryEncoded every value of the chunk is in its dictionary: lookups prune the row group by it
+ * @param dictionaryBytes the dictionary page's bytes, where the footer records them
  */
 public record ChunkHealth(
         String file,
@@ -34,7 +36,9 @@ public record ChunkHealth(
         OptionalDouble falsePositiveRate,
         Optional<String> createdBy,
         Optional<String> position,
-        boolean hasFilterLength)
+        boolean hasFilterLength,
+        boolean dictionaryEncoded,
+        OptionalLong dictionaryBytes)
 {
     public static final String USABLE = "usable";
     public static final String MISSING = "missing";
@@ -54,6 +58,7 @@ public record ChunkHealth(
         requireNonNull(falsePositiveRate, "falsePositiveRate is null");
         requireNonNull(createdBy, "createdBy is null");
         requireNonNull(position, "position is null");
+        requireNonNull(dictionaryBytes, "dictionaryBytes is null");
     }
 
     public boolean usable()

@@ -30,6 +30,7 @@ final class ColumnAccumulator
     private int filesWithoutFilter;
     private long rowGroups;
     private long usable;
+    private long dictionaryEncoded;
     private long unusable;
     private long filterBytes;
     // per row group measures are sampled: memory follows columns and partitions, not row groups
@@ -73,6 +74,9 @@ final class ColumnAccumulator
         maxValuesPerRowGroup = Math.max(maxValuesPerRowGroup, nonNullValues);
         PartitionState state = partitions.computeIfAbsent(partition, _ -> new PartitionState());
         state.values += nonNullValues;
+        if (chunk.dictionaryEncoded()) {
+            dictionaryEncoded++;
+        }
         if (chunk.hasFilter() && !chunk.usable() && !chunk.status().equals(FilterHealthScanner.NOT_CACHED)) {
             unusable++;
         }
@@ -146,6 +150,7 @@ final class ColumnAccumulator
                 rowGroups,
                 usable,
                 unusable,
+                dictionaryEncoded,
                 median(fpps.values()),
                 max(maxFpp),
                 filterBytes,

@@ -10,6 +10,8 @@ import static java.util.Objects.requireNonNull;
  *
  * @param filesWithoutFilter files where at least one row group of the column has no filter, while it is the column's
  * only way to be skipped in the others (a compaction that dropped them)
+ * @param rowGroupsDictionaryEncoded row groups whose chunk is entirely dictionary-encoded, which lookups prune by the
+ * dictionary whether or not it has a filter
  * @param distinctValuesPerRowGroup median over row groups with a usable filter
  * @param maxDistinctValuesPerRowGroup the largest row group's: what a writer must size for
  * @param distinctValuesPerPartition median over partitions of the estimate from the OR of their filters (filters of one
@@ -30,6 +32,7 @@ public record ColumnHealth(
         long rowGroups,
         long rowGroupsWithUsableFilter,
         long rowGroupsWithUnusableFilter,
+        long rowGroupsDictionaryEncoded,
         OptionalDouble medianFpp,
         OptionalDouble worstFpp,
         long filterBytes,

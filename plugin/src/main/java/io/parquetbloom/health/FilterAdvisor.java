@@ -50,14 +50,18 @@ public final class FilterAdvisor
             if (clustered) {
                 return advice.keep("no filter needed: " + overlap + ", statistics skip row groups already" + unusable);
             }
+            if (health.rowGroupsDictionaryEncoded() == health.rowGroups()) {
+                return advice.keep("no filter needed: every row group's chunk is entirely dictionary-encoded, and lookups skip row groups whose dictionary lacks the value (dictionary pruning)" + unusable);
+            }
             if (health.maxValuesPerPartition() < thresholds.minDistinctValues()) {
                 return advice.keep("no filter needed: at most %d values per partition, below %d".formatted(health.maxValuesPerPartition(), thresholds.minDistinctValues()) + unusable);
             }
             if (queryShare.isEmpty() || rarelyQueried) {
                 return advice.keep("no filter needed: " + queries + unusable);
             }
-            return advice.verdict(ADD, "%s; up to %d values per partition (no filter to count distinct ones), %s: lookups read every row group%s"
-                    .formatted(queries, health.maxValuesPerPartition(), overlap, unusable), distinctValues, bytes, WriterSettings.enable(health.column(), distinctValues, writerFpp, bytes));
+            String dictionaries = health.rowGroupsDictionaryEncoded() > 0 ? "; %d of %d row groups are entirely dictionary-encoded and pruned by their dictionaries".formatted(health.rowGroupsDictionaryEncoded(), health.rowGroups()) : "";
+            return advice.verdict(ADD, "%s; up to %d values per partition (no filter to count distinct ones), %s: lookups read every row group%s%s"
+                    .formatted(queries, health.maxValuesPerPartition(), overlap, health.rowGroupsDictionaryEncoded() > 0 ? " without a dictionary" : "", unusable + dictionaries), distinctValues, bytes, WriterSettings.enable(health.column(), distinctValues, writerFpp, bytes));
         }
         WriterSettings disable = WriterSettings.disable(health.column());
         if (clustered) {

@@ -2,6 +2,7 @@ package io.parquetbloom.health;
 
 import com.google.inject.Inject;
 import io.parquetbloom.metadata.BloomFilterKey;
+import io.parquetbloom.metadata.ChunkDictionary;
 import io.parquetbloom.metadata.LoadedFilters;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
@@ -15,6 +16,7 @@ import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.column.statistics.Statistics;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
@@ -194,6 +196,7 @@ public class FilterHealthScanner
                     }
                     fpp = OptionalDouble.of(BloomFilterMath.falsePositiveProbability(bytes, Math.round(estimate)));
                 }
+                Optional<ColumnChunkMetadata> dictionaryChunk = file.columnChunk(ordinal, meta.getPath_in_schema()).filter(ChunkDictionary::entirelyDictionaryEncoded);
                 Optional<String> position = hasFilter ? Optional.of(position(meta.getBloom_filter_offset(), rowGroupEnd, dataEnd)) : Optional.empty();
                 ChunkHealth health = new ChunkHealth(
                         path,
@@ -212,11 +215,18 @@ public class FilterHealthScanner
                         fpp,
                         createdBy,
                         position,
-                        meta.isSetBloom_filter_length());
+                        meta.isSetBloom_filter_length(),
+                        dictionaryChunk.isPresent(),
+                        dictionaryChunk.flatMap(dictionary -> optional(ChunkDictionary.dictionaryPageBytes(dictionary))).map(OptionalLong::of).orElseGet(OptionalLong::empty));
                 columns.add(new RowGroupColumn(health, nonNull, filter, Optional.ofNullable(ranges.get(ordinal + "/" + column.toLowerCase(Locale.ROOT)))));
             }
         }
         return new FileResult.Read(columns);
+    }
+
+    private static Optional<Long> optional(OptionalLong value)
+    {
+        return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
     }
 
     private static List<ColumnChunk> columnChunks(RowGroup rowGroup)
@@ -337,7 +347,8 @@ public class FilterHealthScanner
                         ColumnAccumulator column = columns.computeIfAbsent(name, _ -> new ColumnAccumulator(chunk.column(), chunk.physicalType(), chunk.logicalType()));
                         column.addRowGroup(partitionKey, chunk, rowGroupColumn.nonNullValues(), rowGroupColumn.filter());
                         rowGroupColumn.range().ifPresent(range -> column.addRange(range.primitiveType(), range.comparator(), range.min(), range.max()));
-                        everyRowGroupFiltered.merge(name, chunk.hasFilter(), Boolean::logicalAnd);
+                        // a chunk its dictionary prunes needs no filter (parquet-java and Trino write none there)
+                        everyRowGroupFiltered.merge(name, chunk.hasFilter() || chunk.dictionaryEncoded(), Boolean::logicalAnd);
                     }
                     everyRowGroupFiltered.forEach((name, filtered) -> columns.get(name).addFile(filtered));
                 }

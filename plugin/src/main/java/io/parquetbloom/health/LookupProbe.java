@@ -2,6 +2,8 @@ package io.parquetbloom.health;
 
 import com.google.inject.Inject;
 import io.parquetbloom.metadata.BloomFilterKey;
+import io.parquetbloom.metadata.ChunkDictionary;
+import io.parquetbloom.metadata.DictionaryRequest;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -11,6 +13,7 @@ import io.parquetbloom.pruning.RowGroupScope;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.RowGroup;
 
@@ -32,11 +35,13 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Explains a lookup of one value: runs the pruner a query runs (same plan, same entry point) once per path on its
- * own, to say what statistics, the bloom filter and the no-match cache each say of every row group, and once with the
+ * own, to say what statistics, the bloom filter, the dictionary and the no-match cache each say of every row group, and once with the
  * session's settings, to say which row groups a query reads.
  */
 public class LookupProbe
 {
+    public static final String NOT_DICTIONARY_ENCODED = "not dictionary-encoded";
+
     // files probed ahead of the caller: the table function has no close, so this is also what a LIMIT leaves running
     private static final int FILES_IN_FLIGHT = 32;
 
@@ -61,12 +66,20 @@ public class LookupProbe
         PruningPlan statistics = planFor.apply(new PruningPlan.Options(true, false, session.maxBloomValues(), false));
         PruningPlan bloomFilter = planFor.apply(new PruningPlan.Options(false, true, session.maxBloomValues(), false));
         PruningPlan noMatch = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), true));
+        PruningPlan dictionary = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), false, true, session.maxDictionaryEntries()));
+        Paths paths = new Paths(query, statistics, bloomFilter, dictionary, noMatch);
         // file after file, a bounded number of files ahead of the caller: a table of any size is streamed
-        return new InOrderWindow<>(table.files(), file -> probeFile(table, file, column, query, statistics, bloomFilter, noMatch, stats), executor, FILES_IN_FLIGHT);
+        return new InOrderWindow<>(table.files(), file -> probeFile(table, file, column, paths, stats), executor, FILES_IN_FLIGHT);
     }
 
-    private List<ProbeRow> probeFile(LakeTable table, LakeFile lakeFile, String column, PruningPlan query, PruningPlan statistics, PruningPlan bloomFilter, PruningPlan noMatch, ReadStats stats)
+    /**
+     * The plan of the query, and of each pruning path on its own.
+     */
+    private record Paths(PruningPlan query, PruningPlan statistics, PruningPlan bloomFilter, PruningPlan dictionary, PruningPlan noMatch) {}
+
+    private List<ProbeRow> probeFile(LakeTable table, LakeFile lakeFile, String column, Paths paths, ReadStats stats)
     {
+        PruningPlan query = paths.query();
         String path = lakeFile.object().location().toString();
         Optional<String> partition = FilterHealthScanner.partitionName(table, lakeFile);
         Map<String, Optional<String>> partitionValues = new LinkedHashMap<>();
@@ -74,7 +87,7 @@ public class LookupProbe
             partitionValues.put(table.partitionColumns().get(i).name(), lakeFile.partitionValues().get(i));
         }
         if (!query.matchesPartition(partitionValues)) {
-            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("partition")));
+            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("partition")));
         }
         ParquetFileMetadata file;
         try {
@@ -82,21 +95,23 @@ public class LookupProbe
         }
         catch (RuntimeException e) {
             // the split source keeps such a file whole and lets the reader report it
-            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.of("footer unreadable: " + e.getMessage()), Optional.empty(), Optional.empty(), true, Optional.empty()));
+            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.of("footer unreadable: " + e.getMessage()), Optional.empty(), Optional.empty(), Optional.empty(), true, Optional.empty()));
         }
         Set<Integer> read = survivors(file, query, stats);
-        Set<Integer> statisticsKeep = survivors(file, statistics, stats);
-        Set<Integer> filterKeeps = survivors(file, bloomFilter, stats);
-        Set<Integer> noMatchKeeps = survivors(file, noMatch, stats);
+        Set<Integer> statisticsKeep = survivors(file, paths.statistics(), stats);
+        Set<Integer> filterKeeps = survivors(file, paths.bloomFilter(), stats);
+        Set<Integer> dictionaryKeeps = survivors(file, paths.dictionary(), stats);
+        Set<Integer> noMatchKeeps = survivors(file, paths.noMatch(), stats);
         List<RowGroup> rowGroups = file.metadata().getParquetMetadata().getRow_groups();
         List<ProbeRow> rows = new ArrayList<>();
         for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
             String statisticsSays = statisticsKeep.contains(ordinal) ? MAY_CONTAIN : EXCLUDES;
             String filterSays = filterKeeps.contains(ordinal) ? filterKeeps(file, ordinal, column, stats) : EXCLUDES;
+            String dictionarySays = dictionaryKeeps.contains(ordinal) ? dictionaryKeeps(file, ordinal, column, paths.dictionary().options().maxDictionaryEntries(), stats) : EXCLUDES;
             String noMatchSays = noMatchKeeps.contains(ordinal) ? "nothing recorded" : "no match recorded";
-            Optional<String> skippedBy = read.contains(ordinal) ? Optional.empty() : Optional.of(skippedBy(query.options(), statisticsSays, filterSays, noMatchSays));
+            Optional<String> skippedBy = read.contains(ordinal) ? Optional.empty() : Optional.of(skippedBy(query.options(), statisticsSays, filterSays, dictionarySays, noMatchSays));
             rows.add(new ProbeRow(path, partition, OptionalInt.of(ordinal), OptionalLong.of(rowGroups.get(ordinal).getNum_rows()),
-                    Optional.of(statisticsSays), Optional.of(filterSays), Optional.of(noMatchSays), read.contains(ordinal), skippedBy));
+                    Optional.of(statisticsSays), Optional.of(filterSays), Optional.of(dictionarySays), Optional.of(noMatchSays), read.contains(ordinal), skippedBy));
         }
         return rows;
     }
@@ -134,7 +149,32 @@ public class LookupProbe
         return "no filter";
     }
 
-    private static String skippedBy(PruningPlan.Options options, String statistics, String filter, String noMatch)
+    /**
+     * Why the dictionary kept a row group: it holds the value, or the chunk has no dictionary it can use. The
+     * dictionary-only pass before this one left what it read in the cache.
+     */
+    private String dictionaryKeeps(ParquetFileMetadata file, int ordinal, String column, int maxEntries, ReadStats stats)
+    {
+        List<String> path = List.of(column.split("\\."));
+        Optional<ColumnChunkMetadata> chunk = file.columnChunk(ordinal, path);
+        if (chunk.isEmpty() || !ChunkDictionary.entirelyDictionaryEncoded(chunk.get())) {
+            return NOT_DICTIONARY_ENCODED;
+        }
+        try {
+            DictionaryRequest request = new DictionaryRequest(new BloomFilterKey(ordinal, path), chunk.get(), file.metadata().getFileMetaData().getSchema().getColumnDescription(path.toArray(String[]::new)));
+            return switch (metadataReader.dictionaries(file, List.of(request), maxEntries, true, stats).results().get(request.key())) {
+                case null -> MAY_CONTAIN;
+                case ChunkDictionary.Result.Usable _ -> MAY_CONTAIN;
+                case ChunkDictionary.Result.TooLarge tooLarge -> "too large: " + tooLarge.reason();
+                case ChunkDictionary.Result.Unusable unusable -> "unusable: " + unusable.reason();
+            };
+        }
+        catch (RuntimeException e) {
+            return "unusable: " + e.getMessage();
+        }
+    }
+
+    private static String skippedBy(PruningPlan.Options options, String statistics, String filter, String dictionary, String noMatch)
     {
         if (options.statistics() && statistics.equals(EXCLUDES)) {
             return "statistics";
@@ -144,6 +184,9 @@ public class LookupProbe
         }
         if (options.bloomFilters() && filter.equals(EXCLUDES)) {
             return "bloom filter";
+        }
+        if (options.dictionaries() && dictionary.equals(EXCLUDES)) {
+            return "dictionary";
         }
         // a value no chunk of the column can store: no row matches, whatever the filters
         return "no possible match";

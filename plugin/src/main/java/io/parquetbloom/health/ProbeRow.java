@@ -13,10 +13,12 @@ import static java.util.Objects.requireNonNull;
  *
  * @param statistics {@code excludes} or {@code may contain} (min/max and null counts)
  * @param bloomFilter {@code excludes}, {@code may contain}, {@code no filter} or {@code unusable: <why>}
+ * @param dictionary {@code excludes}, {@code may contain}, {@code not dictionary-encoded}, {@code too large: <why>} or
+ * {@code unusable: <why>}
  * @param noMatchCache {@code no match recorded} when an earlier read of this row group found no row with the value
  * @param read whether a query with this session's settings reads the row group
  * @param skippedBy what skips it when it is not read: {@code partition}, {@code statistics}, {@code no-match cache}
- * or {@code bloom filter}, in the order a query applies them
+ * {@code bloom filter} or {@code dictionary}, in the order a query applies them
  */
 public record ProbeRow(
         String file,
@@ -25,6 +27,7 @@ public record ProbeRow(
         OptionalLong rowCount,
         Optional<String> statistics,
         Optional<String> bloomFilter,
+        Optional<String> dictionary,
         Optional<String> noMatchCache,
         boolean read,
         Optional<String> skippedBy)
@@ -40,6 +43,7 @@ public record ProbeRow(
         requireNonNull(rowCount, "rowCount is null");
         requireNonNull(statistics, "statistics is null");
         requireNonNull(bloomFilter, "bloomFilter is null");
+        requireNonNull(dictionary, "dictionary is null");
         requireNonNull(noMatchCache, "noMatchCache is null");
         requireNonNull(skippedBy, "skippedBy is null");
     }

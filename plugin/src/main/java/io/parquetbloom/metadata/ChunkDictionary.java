@@ -1,9 +1,13 @@
 package io.parquetbloom.metadata;
 
+import io.trino.parquet.metadata.ColumnChunkMetadata;
+
 import java.util.Arrays;
+import java.util.OptionalLong;
 
 import static io.airlift.slice.SizeOf.instanceSize;
 import static io.airlift.slice.SizeOf.sizeOf;
+import static io.trino.parquet.ParquetReaderUtils.isOnlyDictionaryEncodingPages;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -51,6 +55,26 @@ public final class ChunkDictionary
             }
         }
         return false;
+    }
+
+    /**
+     * Whether every value of the chunk is an entry of its dictionary: trino-parquet's rule, as its Hive connector
+     * applies it (every data page dictionary-encoded per the chunk's encoding stats; without them, only the dictionary
+     * and level encodings of a version 1 writer). A chunk that fell back to PLAIN for some pages is not.
+     */
+    public static boolean entirelyDictionaryEncoded(ColumnChunkMetadata chunk)
+    {
+        return isOnlyDictionaryEncodingPages(chunk);
+    }
+
+    /**
+     * Bytes of the chunk's dictionary page where the footer records them (the page ends where the data pages begin).
+     */
+    public static OptionalLong dictionaryPageBytes(ColumnChunkMetadata chunk)
+    {
+        long dictionary = chunk.getDictionaryPageOffset();
+        long data = chunk.getFirstDataPageOffset();
+        return dictionary > 0 && data > dictionary ? OptionalLong.of(data - dictionary) : OptionalLong.empty();
     }
 
     public int entries()

@@ -3,6 +3,7 @@ package io.parquetbloom.metadata;
 import com.google.common.base.Suppliers;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSourceId;
@@ -14,6 +15,7 @@ import org.apache.parquet.format.RowGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -145,6 +147,28 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
             }
         }
         return -1;
+    }
+
+    /**
+     * A column chunk as trino-parquet reads it, by row group and column path (compared without case, first match), or
+     * empty when the footer has none or its row groups cannot be parsed.
+     */
+    public Optional<ColumnChunkMetadata> columnChunk(int rowGroup, List<String> path)
+    {
+        List<BlockMetadata> blocks;
+        try {
+            blocks = blocks();
+        }
+        catch (IOException e) {
+            return Optional.empty();
+        }
+        if (rowGroup < 0 || rowGroup >= blocks.size()) {
+            return Optional.empty();
+        }
+        BloomFilterKey wanted = new BloomFilterKey(rowGroup, path);
+        return blocks.get(rowGroup).columns().stream()
+                .filter(chunk -> new BloomFilterKey(rowGroup, List.of(chunk.getPath().toArray())).equals(wanted))
+                .findFirst();
     }
 
     /**

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import static io.trino.parquet.ParquetReaderUtils.isOnlyDictionaryEncodingPages;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -91,7 +90,7 @@ final class DictionaryPruner
         catch (Exception e) {
             return Optional.empty();
         }
-        if (!isOnlyDictionaryEncodingPages(chunk)) {
+        if (!ChunkDictionary.entirelyDictionaryEncoded(chunk)) {
             return Optional.empty();
         }
         return Optional.of(new DictionaryRequest(RowGroupPruner.key(candidate, predicate), chunk, predicate.column()));

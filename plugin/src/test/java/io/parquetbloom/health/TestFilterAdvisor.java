@@ -29,7 +29,7 @@ final class TestFilterAdvisor
     private static ColumnHealth wellSized()
     {
         double fpp = BloomFilterMath.falsePositiveProbability(16_384, 10_000);
-        return new ColumnHealth("device_id", "BYTE_ARRAY", Optional.of("STRING"), 100, 0, 100, 100, 0,
+        return new ColumnHealth("device_id", "BYTE_ARRAY", Optional.of("STRING"), 100, 0, 100, 100, 0, 0,
                 OptionalDouble.of(fpp), OptionalDouble.of(fpp), 100 * 16_384L, 100_000_000L,
                 OptionalDouble.of(10_000), OptionalDouble.of(10_000), OptionalDouble.of(500_000), OptionalDouble.of(500_000),
                 500_000, 10_000, OptionalDouble.of(16_384), OptionalDouble.of(0.98));
@@ -58,7 +58,7 @@ final class TestFilterAdvisor
     void lowCardinalityColumnNeedsNoFilter()
     {
         ColumnHealth health = wellSized();
-        ColumnHealth countries = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), health.files(), 0, health.rowGroups(), health.rowGroupsWithUsableFilter(), 0,
+        ColumnHealth countries = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), health.files(), 0, health.rowGroups(), health.rowGroupsWithUsableFilter(), 0, 0,
                 health.medianFpp(), health.worstFpp(), health.filterBytes(), health.tableBytes(),
                 OptionalDouble.of(200), OptionalDouble.of(200), OptionalDouble.of(240), OptionalDouble.of(250),
                 500_000, 10_000, health.filterBytesPerRowGroup(), health.minMaxOverlap());
@@ -81,7 +81,7 @@ final class TestFilterAdvisor
     {
         ColumnHealth health = wellSized();
         double fpp = BloomFilterMath.falsePositiveProbability(2_048, 10_000);
-        ColumnHealth undersized = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), health.files(), 0, health.rowGroups(), health.rowGroupsWithUsableFilter(), 0,
+        ColumnHealth undersized = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), health.files(), 0, health.rowGroups(), health.rowGroupsWithUsableFilter(), 0, 0,
                 OptionalDouble.of(fpp), OptionalDouble.of(fpp), 100 * 2_048L, health.tableBytes(),
                 health.distinctValuesPerRowGroup(), health.maxDistinctValuesPerRowGroup(), health.distinctValuesPerPartition(), health.maxDistinctValuesPerPartition(),
                 500_000, 10_000, OptionalDouble.of(2_048), health.minMaxOverlap());
@@ -104,7 +104,7 @@ final class TestFilterAdvisor
     void oversizedFilterIsResizedDown()
     {
         ColumnHealth health = wellSized();
-        ColumnHealth oversized = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), health.files(), 0, health.rowGroups(), health.rowGroupsWithUsableFilter(), 0,
+        ColumnHealth oversized = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), health.files(), 0, health.rowGroups(), health.rowGroupsWithUsableFilter(), 0, 0,
                 OptionalDouble.of(0), OptionalDouble.of(0), 100 * 1_048_576L, health.tableBytes(),
                 health.distinctValuesPerRowGroup(), health.maxDistinctValuesPerRowGroup(), health.distinctValuesPerPartition(), health.maxDistinctValuesPerPartition(),
                 500_000, 10_000, OptionalDouble.of(1_048_576), health.minMaxOverlap());
@@ -117,7 +117,7 @@ final class TestFilterAdvisor
     void filesWithoutFilterAfterACompactionAreReported()
     {
         ColumnHealth health = wellSized();
-        ColumnHealth drifted = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), 110, 10, 110, 100, 0,
+        ColumnHealth drifted = new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), 110, 10, 110, 100, 0, 0,
                 health.medianFpp(), health.worstFpp(), health.filterBytes(), health.tableBytes(),
                 health.distinctValuesPerRowGroup(), health.maxDistinctValuesPerRowGroup(), health.distinctValuesPerPartition(), health.maxDistinctValuesPerPartition(),
                 500_000, 10_000, health.filterBytesPerRowGroup(), health.minMaxOverlap());
@@ -129,7 +129,7 @@ final class TestFilterAdvisor
     @Test
     void unfilteredColumnGetsAFilterOnlyWhenLookupsUseIt()
     {
-        ColumnHealth unfiltered = new ColumnHealth("device_id", "BYTE_ARRAY", Optional.of("STRING"), 100, 100, 100, 0, 0,
+        ColumnHealth unfiltered = new ColumnHealth("device_id", "BYTE_ARRAY", Optional.of("STRING"), 100, 100, 100, 0, 0, 0,
                 OptionalDouble.empty(), OptionalDouble.empty(), 0, 100_000_000L,
                 OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(),
                 500_000, 10_000, OptionalDouble.empty(), OptionalDouble.of(0.97));
@@ -142,10 +142,31 @@ final class TestFilterAdvisor
         assertThat(FilterAdvisor.advise(withOverlap(unfiltered, 0.01), LOOKED_UP, DEFAULTS).verdict()).isEqualTo(KEEP);
     }
 
+    @Test
+    void dictionaryEncodedColumnNeedsNoFilter()
+    {
+        // every chunk entirely dictionary-encoded (parquet-java and Trino write no filter there): dictionaries prune
+        ColumnHealth dictionaries = new ColumnHealth("device_id", "BYTE_ARRAY", Optional.of("STRING"), 100, 0, 100, 0, 0, 100,
+                OptionalDouble.empty(), OptionalDouble.empty(), 0, 100_000_000L,
+                OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(),
+                500_000, 10_000, OptionalDouble.empty(), OptionalDouble.of(0.97));
+        ColumnAdvice keep = FilterAdvisor.advise(dictionaries, LOOKED_UP, DEFAULTS);
+        assertThat(keep.verdict()).isEqualTo(KEEP);
+        assertThat(keep.reason()).contains("entirely dictionary-encoded");
+        // some row groups fell back to PLAIN: those need a filter, and the advice says how many do not
+        ColumnHealth partly = new ColumnHealth("device_id", "BYTE_ARRAY", Optional.of("STRING"), 100, 40, 100, 0, 0, 60,
+                OptionalDouble.empty(), OptionalDouble.empty(), 0, 100_000_000L,
+                OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(),
+                500_000, 10_000, OptionalDouble.empty(), OptionalDouble.of(0.97));
+        ColumnAdvice add = FilterAdvisor.advise(partly, LOOKED_UP, DEFAULTS);
+        assertThat(add.verdict()).isEqualTo(ADD);
+        assertThat(add.reason()).contains("60 of 100 row groups are entirely dictionary-encoded");
+    }
+
     private static ColumnHealth withOverlap(ColumnHealth health, double overlap)
     {
         return new ColumnHealth(health.column(), health.physicalType(), health.logicalType(), health.files(), health.filesWithoutFilter(), health.rowGroups(),
-                health.rowGroupsWithUsableFilter(), health.rowGroupsWithUnusableFilter(), health.medianFpp(), health.worstFpp(), health.filterBytes(), health.tableBytes(),
+                health.rowGroupsWithUsableFilter(), health.rowGroupsWithUnusableFilter(), health.rowGroupsDictionaryEncoded(), health.medianFpp(), health.worstFpp(), health.filterBytes(), health.tableBytes(),
                 health.distinctValuesPerRowGroup(), health.maxDistinctValuesPerRowGroup(), health.distinctValuesPerPartition(), health.maxDistinctValuesPerPartition(),
                 health.maxValuesPerPartition(), health.maxValuesPerRowGroup(), health.filterBytesPerRowGroup(), OptionalDouble.of(overlap));
     }

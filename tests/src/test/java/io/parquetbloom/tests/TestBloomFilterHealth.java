@@ -187,6 +187,50 @@ final class TestBloomFilterHealth
     }
 
     @Test
+    void dictionaryEncodedChunksAreReportedAndPruneLookups()
+    {
+        int rowGroups = 2 * TestingLake.ROW_GROUPS_PER_FILE;
+        // Trino's writer left device_id without filters because its chunks are entirely dictionary-encoded
+        MaterializedRow chunks = computeActual("""
+                SELECT count(*), count_if(dictionary_encoded), count_if(dictionary_bytes > 0), count_if(has_filter)
+                FROM "events_trino$bloom_filters" WHERE column_name = 'device_id'
+                """).getMaterializedRows().getFirst();
+        assertThat(chunks.getFields()).containsExactly((long) rowGroups, (long) rowGroups, (long) rowGroups, 0L);
+
+        // an absent device: every row group skipped by its dictionary, none read
+        String absent = new UUID(0x8123456789abcdefL, 78).toString();
+        Result absentQuery = run(getSession(), "SELECT count(*) FROM events_trino WHERE device_id = '%s'".formatted(absent));
+        assertThat(absentQuery.rows().getOnlyValue()).isEqualTo(0L);
+        assertThat(absentQuery.metrics().get("planningRowGroupsPrunedByDictionary")).isEqualTo(rowGroups);
+        assertThat(absentQuery.metrics().get("planningDictionaryPagesRead")).isEqualTo(rowGroups);
+        assertThat(absentQuery.metrics().rowGroupsRead()).isZero();
+
+        // a present one: exactly the row groups whose rows hold it are read, with the oracle's answer
+        List<TelemetryRow> written = lake.events().subList(0, rowGroups * TestingLake.ROWS_PER_ROW_GROUP);
+        TelemetryRow target = written.get(7_777);
+        Predicate<TelemetryRow> matches = row -> row.deviceId().equals(target.deviceId());
+        Result present = run(getSession(), "SELECT count(*) FROM events_trino WHERE device_id = '%s'".formatted(target.deviceId()));
+        assertThat(present.rows().getOnlyValue()).isEqualTo(written.stream().filter(matches).count());
+        assertThat(present.metrics().rowGroupsRead()).isEqualTo(rowGroupsOf(written, matches));
+        assertThat(present.metrics().get("planningRowGroupsPrunedByDictionary")).isEqualTo(rowGroups - rowGroupsOf(written, matches));
+        // warm: the dictionaries are cached, no page is read again
+        assertThat(present.metrics().get("planningDictionaryPagesRead")).isZero();
+
+        // the probe says the same, row group by row group
+        MaterializedResult probe = computeActual("""
+                SELECT bloom_filter, dictionary, read, skipped_by
+                FROM TABLE(lake.system.bloom_probe(schema_name => 'telemetry', table_name => 'events_trino', column_name => 'device_id', value => '%s'))
+                """.formatted(absent));
+        assertThat(probe.getMaterializedRows()).hasSize(rowGroups)
+                .allSatisfy(row -> assertThat(row.getFields()).containsExactly("no filter", "excludes", false, "dictionary"));
+
+        // and the advice does not ask for a filter that dictionaries make unnecessary
+        MaterializedRow advice = computeActual("SELECT verdict, reason FROM \"events_trino$bloom_filter_advice\" WHERE column_name = 'device_id'").getMaterializedRows().getFirst();
+        assertThat(advice.getField(0)).isEqualTo("keep");
+        assertThat((String) advice.getField(1)).contains("entirely dictionary-encoded");
+    }
+
+    @Test
     void adviceGivesEachColumnItsVerdict()
     {
         // three lookups constrain every column but rare_key
