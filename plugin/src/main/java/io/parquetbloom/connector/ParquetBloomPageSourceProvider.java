@@ -148,7 +148,8 @@ public class ParquetBloomPageSourceProvider
         }
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
-        ParquetFileMetadata file = metadataReader.footer(object, plan.table(), readStats);
+        // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
+        ParquetFileMetadata file = metadataReader.footerForPruning(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), readStats);
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
 
         // top-level fields to read (projected) and to filter on (constrained); a column the file stores as another

@@ -7,11 +7,13 @@ import io.parquetbloom.health.HealthConfig;
 import io.parquetbloom.pruning.PruningConfig;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
+import io.airlift.units.DataSize;
 import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
 
 import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
+import static io.trino.plugin.base.session.PropertyMetadataUtil.dataSizeProperty;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.doubleProperty;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
@@ -29,6 +31,7 @@ public final class ParquetBloomSessionProperties
     public static final String NO_MATCH_CACHE_ENABLED = "no_match_cache_enabled";
     public static final String DICTIONARY_PRUNING_ENABLED = "dictionary_pruning_enabled";
     public static final String DICTIONARY_PRUNING_MAX_ENTRIES = "dictionary_pruning_max_entries";
+    public static final String DICTIONARY_PRUNING_SMALL_FILE_THRESHOLD = "dictionary_pruning_small_file_threshold";
     public static final String ADVICE_MIN_DISTINCT_VALUES = "bloom_filter_advice_min_distinct_values";
     public static final String ADVICE_MIN_QUERY_SHARE = "bloom_filter_advice_min_query_share";
     public static final String ADVICE_TARGET_FPP = "bloom_filter_advice_target_fpp";
@@ -53,6 +56,7 @@ public final class ParquetBloomSessionProperties
                         throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(DICTIONARY_PRUNING_MAX_ENTRIES, value));
                     }
                 }, false),
+                dataSizeProperty(DICTIONARY_PRUNING_SMALL_FILE_THRESHOLD, "With dictionary pruning, files of at most this size are read whole for pruning", config.getDictionaryPruningSmallFileThreshold(), false),
                 longProperty(ADVICE_MIN_DISTINCT_VALUES, "Distinct values per partition from which a column is worth a bloom filter", healthConfig.getMinDistinctValues(), value -> {
                     if (value < 1) {
                         throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(ADVICE_MIN_DISTINCT_VALUES, value));
@@ -111,5 +115,10 @@ public final class ParquetBloomSessionProperties
     public static int getDictionaryPruningMaxEntries(ConnectorSession session)
     {
         return session.getProperty(DICTIONARY_PRUNING_MAX_ENTRIES, Integer.class);
+    }
+
+    public static long getDictionaryPruningSmallFileThreshold(ConnectorSession session)
+    {
+        return session.getProperty(DICTIONARY_PRUNING_SMALL_FILE_THRESHOLD, DataSize.class).toBytes();
     }
 }

@@ -243,7 +243,7 @@ final class ParquetBloomSplitSource
                 totals.addFilesPruned(1);
                 return ImmutableList.of();
             }
-            ParquetFileMetadata file = metadataReader.footer(object, plan.table(), pruningReads);
+            ParquetFileMetadata file = metadataReader.footerForPruning(object, plan.table(), plan.readWholeFileUpTo(), pruningReads);
             RowGroupSelection selection = pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, pruningReads);
             pruningStats.add(selection.stats());
             totals.add(selection.stats());

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getDictionaryPruningMaxEntries;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.getDictionaryPruningSmallFileThreshold;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isBloomFilterEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isDictionaryPruningEnabled;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isNoMatchCacheEnabled;
@@ -27,7 +28,7 @@ final class PruningPlans
 
     static PruningPlan.Options options(ConnectorSession session)
     {
-        return new PruningPlan.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session), isDictionaryPruningEnabled(session), getDictionaryPruningMaxEntries(session));
+        return new PruningPlan.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session), isDictionaryPruningEnabled(session), getDictionaryPruningMaxEntries(session), getDictionaryPruningSmallFileThreshold(session));
     }
 
     static PruningPlan create(SchemaTableName table, PruningPlan.Options options, TupleDomain<ParquetBloomColumnHandle> constraint)

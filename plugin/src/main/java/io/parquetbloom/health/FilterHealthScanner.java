@@ -16,7 +16,6 @@ import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.column.statistics.Statistics;
-import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
@@ -166,6 +165,7 @@ public class FilterHealthScanner
         for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
             RowGroup rowGroup = rowGroups.get(ordinal);
             long rowGroupEnd = rowGroupEnd(rowGroup);
+            Map<List<String>, ColumnChunkMetadata> chunksByPath = file.columnChunks(ordinal);
             for (ColumnChunk chunk : columnChunks(rowGroup)) {
                 ColumnMetaData meta = chunk.getMeta_data();
                 String column = String.join(".", meta.getPath_in_schema());
@@ -196,7 +196,7 @@ public class FilterHealthScanner
                     }
                     fpp = OptionalDouble.of(BloomFilterMath.falsePositiveProbability(bytes, Math.round(estimate)));
                 }
-                Optional<ColumnChunkMetadata> dictionaryChunk = file.columnChunk(ordinal, meta.getPath_in_schema()).filter(ChunkDictionary::entirelyDictionaryEncoded);
+                Optional<ColumnChunkMetadata> dictionaryChunk = Optional.ofNullable(chunksByPath.get(key.path())).filter(ChunkDictionary::entirelyDictionaryEncoded);
                 Optional<String> position = hasFilter ? Optional.of(position(meta.getBloom_filter_offset(), rowGroupEnd, dataEnd)) : Optional.empty();
                 ChunkHealth health = new ChunkHealth(
                         path,

@@ -66,7 +66,7 @@ public class LookupProbe
         PruningPlan statistics = planFor.apply(new PruningPlan.Options(true, false, session.maxBloomValues(), false));
         PruningPlan bloomFilter = planFor.apply(new PruningPlan.Options(false, true, session.maxBloomValues(), false));
         PruningPlan noMatch = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), true));
-        PruningPlan dictionary = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), false, true, session.maxDictionaryEntries()));
+        PruningPlan dictionary = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), false, true, session.maxDictionaryEntries(), 0));
         Paths paths = new Paths(query, statistics, bloomFilter, dictionary, noMatch);
         // file after file, a bounded number of files ahead of the caller: a table of any size is streamed
         return new InOrderWindow<>(table.files(), file -> probeFile(table, file, column, paths, stats), executor, FILES_IN_FLIGHT);
@@ -155,7 +155,8 @@ public class LookupProbe
      */
     private String dictionaryKeeps(ParquetFileMetadata file, int ordinal, String column, int maxEntries, ReadStats stats)
     {
-        List<String> path = List.of(column.split("\\."));
+        // a top-level column, named as trino-parquet names the file's fields (lower case)
+        List<String> path = List.of(column.toLowerCase(java.util.Locale.ROOT));
         Optional<ColumnChunkMetadata> chunk = file.columnChunk(ordinal, path);
         if (chunk.isEmpty() || !ChunkDictionary.entirelyDictionaryEncoded(chunk.get())) {
             return NOT_DICTIONARY_ENCODED;

@@ -35,8 +35,14 @@ public class DictionaryCache
                 .filter(result -> !(result instanceof ChunkDictionary.Result.TooLarge tooLarge) || tooLarge.entries() > maxEntries);
     }
 
+    /**
+     * Keeps what a read found; a page read again because a larger bound asked for it replaces "too large".
+     */
     public void put(Key key, ChunkDictionary.Result result)
     {
+        if (!(result instanceof ChunkDictionary.Result.TooLarge) && dictionaries.getIfPresent(key).orElse(null) instanceof ChunkDictionary.Result.TooLarge) {
+            dictionaries.invalidate(key);
+        }
         dictionaries.putIfAbsent(key, result);
     }
 }

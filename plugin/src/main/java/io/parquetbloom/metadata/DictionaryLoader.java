@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads the dictionary pages of chosen column chunks: from the bytes the footer read already holds where the page
  * lies in them, otherwise with one ranged GET per page, pinned to the planned object version like every read. Where
- * the footer records where the data pages begin, the page is exactly the bytes before them; where it does not (files
+ * the footer records where the data pages begin, the page lies in the bytes before them; where it does not (files
  * from parquet-java before PARQUET-1977), the chunk's first bytes are read up to a bound and the header tells the
  * page's length.
  */
@@ -70,7 +70,7 @@ final class DictionaryLoader
     }
 
     /**
-     * @param exact the page fills the extent; otherwise the extent is the chunk's first bytes
+     * @param exact the page lies in the extent; otherwise the extent is the chunk's first bytes
      */
     private record Extent(long start, int length, boolean exact) {}
 

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 
 import static io.trino.parquet.ParquetCompressionUtils.decompress;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
 import static org.apache.parquet.format.Util.readPageHeader;
 
 /**
@@ -30,13 +31,14 @@ import static org.apache.parquet.format.Util.readPageHeader;
 final class DictionaryPageDecoder
 {
     // a header whose sizes claim more than this is corrupt, not a dictionary worth decompressing
-    private static final int MAX_UNCOMPRESSED_BYTES = 64 << 20;
+    private static final int MAX_UNCOMPRESSED_BYTES = 16 << 20;
 
     private DictionaryPageDecoder() {}
 
     /**
      * @param buffer holds the page from {@code position}; {@code available} bytes of it may belong to the page
-     * @param exact the page must fill {@code available} bytes; otherwise they are only the first bytes of the chunk
+     * @param exact the page must lie within {@code available} bytes; otherwise they are only the first bytes of the
+     * chunk, and a page beyond them is too large rather than unusable
      */
     static ChunkDictionary.Result decode(ParquetDataSourceId file, ColumnDescriptor column, CompressionCodec codec, byte[] buffer, int position, int available, boolean exact, int maxEntries)
     {
@@ -59,14 +61,17 @@ final class DictionaryPageDecoder
         int headerLength = available - readRemaining(input);
         int compressedSize = header.getCompressed_page_size();
         int uncompressedSize = header.getUncompressed_page_size();
-        if (entries < 0 || compressedSize < 0 || uncompressedSize < 0 || uncompressedSize > MAX_UNCOMPRESSED_BYTES) {
+        if (uncompressedSize > MAX_UNCOMPRESSED_BYTES) {
+            return new ChunkDictionary.Result.TooLarge(entries, "%d bytes uncompressed".formatted(uncompressedSize));
+        }
+        if (entries < 0 || compressedSize < 0 || uncompressedSize < 0) {
             return new ChunkDictionary.Result.Unusable("dictionary page header declares %d entries, %d compressed and %d uncompressed bytes".formatted(entries, compressedSize, uncompressedSize));
         }
         if (compressedSize > available - headerLength && !exact) {
             return new ChunkDictionary.Result.TooLarge(Integer.MAX_VALUE, "a dictionary page of %d bytes".formatted(headerLength + compressedSize));
         }
-        if (exact ? compressedSize != available - headerLength : compressedSize > available - headerLength) {
-            return new ChunkDictionary.Result.Unusable("dictionary page of %d bytes does not fill the %d bytes before the chunk's data pages".formatted(headerLength + compressedSize, available));
+        if (compressedSize > available - headerLength) {
+            return new ChunkDictionary.Result.Unusable("dictionary page of %d bytes runs past the %d bytes before the chunk's data pages".formatted(headerLength + compressedSize, available));
         }
         return decodeValues(file, column, codec, dictionaryHeader, Slices.wrappedBuffer(buffer, position + headerLength, compressedSize), uncompressedSize);
     }
@@ -110,20 +115,33 @@ final class DictionaryPageDecoder
             case BINARY -> Integer.BYTES;
             case BOOLEAN -> throw new IllegalArgumentException("a BOOLEAN column has no dictionary");
         };
-        // fixed-width readers do not check the page's length: entries that would run past it are corruption
-        if ((long) entries * width > pageBytes) {
-            throw new IllegalArgumentException("%d entries of %d bytes do not fit in %d bytes".formatted(entries, width, pageBytes));
+        // a plain-encoded dictionary is its entries and nothing else: a header that declares fewer entries than the
+        // page holds would make a partial dictionary, and a partial dictionary would say "absent" wrongly
+        if (entries == 0) {
+            throw new IllegalArgumentException("the dictionary page declares no entries");
+        }
+        if (column.getPrimitiveType().getPrimitiveTypeName() != BINARY && (long) entries * width != pageBytes) {
+            throw new IllegalArgumentException("%d entries of %d bytes do not make the page's %d bytes".formatted(entries, width, pageBytes));
         }
         long[] hashes = new long[entries];
+        long binaryBytes = 0;
         for (int id = 0; id < entries; id++) {
             hashes[id] = switch (column.getPrimitiveType().getPrimitiveTypeName()) {
                 case INT32 -> XxHash64.hashInt(dictionary.decodeToInt(id));
                 case FLOAT -> XxHash64.hashInt(Float.floatToRawIntBits(dictionary.decodeToFloat(id)));
                 case INT64 -> XxHash64.hashLong(dictionary.decodeToLong(id));
                 case DOUBLE -> XxHash64.hashLong(Double.doubleToRawLongBits(dictionary.decodeToDouble(id)));
-                case INT96, FIXED_LEN_BYTE_ARRAY, BINARY -> XxHash64.hashSlice(dictionary.decodeToSlice(id));
+                case INT96, FIXED_LEN_BYTE_ARRAY -> XxHash64.hashSlice(dictionary.decodeToSlice(id));
+                case BINARY -> {
+                    Slice value = dictionary.decodeToSlice(id);
+                    binaryBytes += Integer.BYTES + value.length();
+                    yield XxHash64.hashSlice(value);
+                }
                 case BOOLEAN -> throw new IllegalStateException();
             };
+        }
+        if (column.getPrimitiveType().getPrimitiveTypeName() == BINARY && binaryBytes != pageBytes) {
+            throw new IllegalArgumentException("%d entries take %d of the page's %d bytes".formatted(entries, binaryBytes, pageBytes));
         }
         return hashes;
     }

@@ -14,8 +14,12 @@ import org.apache.parquet.format.RowGroup;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -150,25 +154,41 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
     }
 
     /**
-     * A column chunk as trino-parquet reads it, by row group and column path (compared without case, first match), or
-     * empty when the footer has none or its row groups cannot be parsed.
+     * A column chunk as trino-parquet reads it, by row group and column path (compared without case), or empty when
+     * the footer has none, has two whose paths differ only in case, or its row groups cannot be parsed.
      */
     public Optional<ColumnChunkMetadata> columnChunk(int rowGroup, List<String> path)
+    {
+        return Optional.ofNullable(columnChunks(rowGroup).get(new BloomFilterKey(rowGroup, path).path()));
+    }
+
+    /**
+     * The row group's column chunks as trino-parquet reads them, by lower-case path; chunks whose paths differ only in
+     * case are left out (which of them a lower-case name means is not certain), as is everything when the row groups
+     * cannot be parsed.
+     */
+    public Map<List<String>, ColumnChunkMetadata> columnChunks(int rowGroup)
     {
         List<BlockMetadata> blocks;
         try {
             blocks = blocks();
         }
         catch (IOException e) {
-            return Optional.empty();
+            return Map.of();
         }
         if (rowGroup < 0 || rowGroup >= blocks.size()) {
-            return Optional.empty();
+            return Map.of();
         }
-        BloomFilterKey wanted = new BloomFilterKey(rowGroup, path);
-        return blocks.get(rowGroup).columns().stream()
-                .filter(chunk -> new BloomFilterKey(rowGroup, List.of(chunk.getPath().toArray())).equals(wanted))
-                .findFirst();
+        Map<List<String>, ColumnChunkMetadata> chunks = new HashMap<>();
+        Set<List<String>> ambiguous = new HashSet<>();
+        for (ColumnChunkMetadata chunk : blocks.get(rowGroup).columns()) {
+            List<String> path = new BloomFilterKey(rowGroup, List.of(chunk.getPath().toArray())).path();
+            if (chunks.putIfAbsent(path, chunk) != null) {
+                ambiguous.add(path);
+            }
+        }
+        chunks.keySet().removeAll(ambiguous);
+        return chunks;
     }
 
     /**

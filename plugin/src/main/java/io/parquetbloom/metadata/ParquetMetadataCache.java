@@ -108,6 +108,11 @@ public class ParquetMetadataCache
             }
         }
 
+        public void invalidate(K key)
+        {
+            cache.invalidate(new Key(this, key));
+        }
+
         /**
          * Keeps a value unless one is there. EvictableCache has no put (it would race with invalidation); failing to
          * keep loses nothing, the caller still has the value.

@@ -8,6 +8,8 @@ import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.schema.MessageType;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,6 +29,12 @@ import static java.util.Objects.requireNonNull;
  */
 public class ParquetMetadataReader
 {
+    // a tail holding the whole file up to this size has its dictionaries hashed when read (about trino-parquet's
+    // small-file threshold, with room for the learned tail's margin)
+    private static final int WHOLE_FILE_DICTIONARIES = 4 << 20;
+    // dictionaries taken from a whole file are kept up to this many entries; larger ones are remembered as too large
+    private static final int WHOLE_FILE_MAX_ENTRIES = 65_536;
+
     private final S3ObjectStore store;
     private final FooterCache footers;
     private final BloomFilterCache filters;
@@ -44,15 +52,35 @@ public class ParquetMetadataReader
     }
 
     /**
+     * The file's footer as the cache keeps it (the footer's bytes only).
+     *
      * @param table the table whose files share a layout, for the learned tail size
      */
     public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
     {
+        return footer(object, table, 0, stats).retainOnlyFooter();
+    }
+
+    /**
+     * The file's footer for pruning it: when read now, with all the bytes read, so that dictionary pages among them
+     * cost no further GET. The caller holds the tail only while it prunes the file.
+     *
+     * @param readWhole a file of at most this many bytes is read whole (0: never), as trino-parquet reads small files:
+     * one GET brings the dictionaries too
+     */
+    public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, ReadStats stats)
+    {
+        return footer(object, table, readWhole, stats);
+    }
+
+    private ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, long readWhole, ReadStats stats)
+    {
         FileKey key = FileKey.of(object);
+        int tailSize = object.size() <= readWhole ? (int) Math.max(object.size(), tailSizes.tailSize(table)) : tailSizes.tailSize(table);
         if (!key.cacheable()) {
             // no version to key it by: read it for this query only
             stats.cache().footer(false);
-            return FooterReader.readFooter(store, object, tailSizes.tailSize(table), stats.requests());
+            return FooterReader.readFooter(store, object, tailSize, stats.requests());
         }
         var cached = footers.getIfPresent(key);
         if (cached.isPresent()) {
@@ -61,18 +89,45 @@ public class ParquetMetadataReader
         }
         stats.cache().footer(false);
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filtersInTail = new HashMap<>();
+        Map<BloomFilterKey, ChunkDictionary.Result> dictionariesInTail = new HashMap<>();
         ParquetFileMetadata[] read = new ParquetFileMetadata[1];
         ParquetFileMetadata footer = footers.get(key, () -> {
-            ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSizes.tailSize(table), stats.requests());
+            ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, stats.requests());
             tailSizes.learn(table, file);
             filtersInTail.putAll(parseFiltersInTail(file));
+            dictionariesInTail.putAll(parseDictionariesOfWholeFile(file));
             read[0] = file;
             return file;
         });
-        // the tail's filters become entries of their own (folded), so the footer entry keeps no filter bytes
+        // the tail's filters and dictionaries become entries of their own (folded, hashed), so the footer entry keeps
+        // no bytes but the footer's
         filtersInTail.forEach((filter, result) -> filters.put(new BloomFilterCache.Key(key, filter), new BloomFilterCache.Cached.Filter(result), footer.valueCount(filter)));
-        // the cache keeps only the footer; the caller that read it may still take dictionary pages from the whole tail
+        dictionariesInTail.forEach((chunk, result) -> dictionaries.put(new DictionaryCache.Key(key, chunk), result));
         return read[0] != null ? read[0] : footer;
+    }
+
+    /**
+     * Where the read brought a whole small file, the dictionaries of its entirely dictionary-encoded chunks, hashed
+     * now at no I/O cost: a later lookup of any such column then needs no GET, as trino-parquet reading a small file
+     * whole would not either. Larger tails are left alone: decoding every column's dictionaries is worth it only
+     * while the file is small.
+     */
+    private Map<BloomFilterKey, ChunkDictionary.Result> parseDictionariesOfWholeFile(ParquetFileMetadata file)
+    {
+        if (file.tail().length > WHOLE_FILE_DICTIONARIES || !file.tailContains(4, file.footerStart() - 4)) {
+            return Map.of();
+        }
+        List<DictionaryRequest> requests = new ArrayList<>();
+        MessageType schema = file.metadata().getFileMetaData().getSchema();
+        int rowGroups = file.metadata().getParquetMetadata().getRow_groupsSize();
+        for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
+            for (Map.Entry<List<String>, ColumnChunkMetadata> chunk : file.columnChunks(rowGroup).entrySet()) {
+                if (ChunkDictionary.entirelyDictionaryEncoded(chunk.getValue()) && schema.containsPath(chunk.getKey().toArray(String[]::new))) {
+                    requests.add(new DictionaryRequest(new BloomFilterKey(rowGroup, chunk.getKey()), chunk.getValue(), schema.getColumnDescription(chunk.getKey().toArray(String[]::new))));
+                }
+            }
+        }
+        return DictionaryLoader.load(store, file, requests, WHOLE_FILE_MAX_ENTRIES, true, new S3RequestStats()).results();
     }
 
     /**

@@ -7,9 +7,9 @@ import io.parquetbloom.metadata.LoadedDictionaries;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
-import io.trino.parquet.metadata.ColumnChunkMetadata;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +53,7 @@ final class DictionaryPruner
         for (BloomColumnPredicate predicate : predicates) {
             Map<BloomFilterKey, DictionaryRequest> requests = new HashMap<>();
             for (RowGroupPruner.Candidate candidate : survivors) {
-                request(candidate, predicate).ifPresent(request -> requests.put(request.key(), request));
+                request(file, candidate, predicate).ifPresent(request -> requests.put(request.key(), request));
             }
             if (requests.isEmpty()) {
                 continue;
@@ -78,22 +78,15 @@ final class DictionaryPruner
      * The chunk's dictionary, when it may answer for the predicate: the chunk is entirely dictionary-encoded and, as
      * for a filter, NULLs and the column's read range cannot make the answer wrong.
      */
-    private static Optional<DictionaryRequest> request(RowGroupPruner.Candidate candidate, BloomColumnPredicate predicate)
+    private static Optional<DictionaryRequest> request(ParquetFileMetadata file, RowGroupPruner.Candidate candidate, BloomColumnPredicate predicate)
     {
         if (!RowGroupPruner.canUseFilter(candidate, predicate)) {
             return Optional.empty();
         }
-        ColumnChunkMetadata chunk;
-        try {
-            chunk = candidate.pruned().orElseThrow().getColumnChunkMetaData(predicate.column());
-        }
-        catch (Exception e) {
-            return Optional.empty();
-        }
-        if (!ChunkDictionary.entirelyDictionaryEncoded(chunk)) {
-            return Optional.empty();
-        }
-        return Optional.of(new DictionaryRequest(RowGroupPruner.key(candidate, predicate), chunk, predicate.column()));
+        // by path without case, as filters are found; two chunks whose paths differ only in case have no dictionary
+        return file.columnChunk(candidate.ordinal(), Arrays.asList(predicate.column().getPath()))
+                .filter(ChunkDictionary::entirelyDictionaryEncoded)
+                .map(chunk -> new DictionaryRequest(RowGroupPruner.key(candidate, predicate), chunk, predicate.column()));
     }
 
     private Map<BloomFilterKey, ChunkDictionary.Result> load(ParquetFileMetadata file, Map<BloomFilterKey, DictionaryRequest> requests, Set<BloomFilterKey> answeredByFilter, int maxEntries, ReadStats readStats, PruningStats stats)

@@ -2,8 +2,13 @@ package io.parquetbloom.pruning;
 
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
+import io.airlift.units.DataSize;
+import io.airlift.units.MaxDataSize;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import static io.airlift.units.DataSize.Unit.MEGABYTE;
 
 /**
  * Which row-group pruning paths are on by default; each has a session property of the same name.
@@ -16,6 +21,7 @@ public class PruningConfig
     private int bloomFilterMaxValues = 100_000;
     private boolean dictionaryPruningEnabled = true;
     private int dictionaryPruningMaxEntries = 32_768;
+    private DataSize dictionaryPruningSmallFileThreshold = DataSize.of(3, MEGABYTE);
 
     public boolean isBloomFilterEnabled()
     {
@@ -96,6 +102,21 @@ public class PruningConfig
     public PruningConfig setDictionaryPruningMaxEntries(int dictionaryPruningMaxEntries)
     {
         this.dictionaryPruningMaxEntries = dictionaryPruningMaxEntries;
+        return this;
+    }
+
+    @NotNull
+    @MaxDataSize("1GB")
+    public DataSize getDictionaryPruningSmallFileThreshold()
+    {
+        return dictionaryPruningSmallFileThreshold;
+    }
+
+    @Config("dictionary-pruning.small-file-threshold")
+    @ConfigDescription("With dictionary pruning on, a file of at most this size is read whole when its footer is read for pruning, so that its dictionaries come with the same GET (as Trino's Parquet reader reads small files)")
+    public PruningConfig setDictionaryPruningSmallFileThreshold(DataSize dictionaryPruningSmallFileThreshold)
+    {
+        this.dictionaryPruningSmallFileThreshold = dictionaryPruningSmallFileThreshold;
         return this;
     }
 }

@@ -36,15 +36,17 @@ public record PruningPlan(
     /**
      * @param dictionaries prune by the dictionaries of entirely dictionary-encoded chunks
      * @param maxDictionaryEntries dictionaries with more entries are not used
+     * @param smallFileThreshold with dictionaries on, a file of at most this many bytes is read whole when its footer
+     * is read for pruning, so its dictionaries come with that one GET
      */
-    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache, boolean dictionaries, int maxDictionaryEntries)
+    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache, boolean dictionaries, int maxDictionaryEntries, long smallFileThreshold)
     {
         /**
          * Without dictionary pruning.
          */
         public Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache)
         {
-            this(statistics, bloomFilters, maxBloomValues, noMatchCache, false, 0);
+            this(statistics, bloomFilters, maxBloomValues, noMatchCache, false, 0, 0);
         }
 
         /**
@@ -112,6 +114,15 @@ public record PruningPlan(
     public boolean prunesFiles()
     {
         return !none && (options.statistics() || options.hashesValues()) && !columnDomains.isEmpty();
+    }
+
+    /**
+     * Files of at most this many bytes are read whole when their footer is read for pruning (0: never): where
+     * dictionaries may prune, one GET then brings them too, as trino-parquet reads a small file.
+     */
+    public long readWholeFileUpTo()
+    {
+        return options.dictionaries() && !none && !columnDomains.isEmpty() ? options.smallFileThreshold() : 0;
     }
 
     /**

@@ -38,7 +38,7 @@ final class TestDictionaryPruning
     private static final int ROW_GROUPS = 4;
     private static final int ROWS = 100;
     // statistics off: the serials' min/max would prune on their own; only dictionaries judge here
-    private static final PruningPlan.Options DICTIONARIES = new PruningPlan.Options(false, true, 1_000, false, true, 1_000);
+    private static final PruningPlan.Options DICTIONARIES = new PruningPlan.Options(false, true, 1_000, false, true, 1_000, 0);
 
     @Test
     void absentValuesReadNoRowGroupAndPresentOnesOnlyTheirs()
@@ -103,9 +103,15 @@ final class TestDictionaryPruning
     @Test
     void unreadableDictionariesKeepTheirRowGroupsAndAreCounted()
     {
-        // the page's recorded extent ends one byte early: it does not fill the bytes before the data
+        // the page's recorded start is one byte late: its header is not where the footer says
         byte[] shifted = rewrite(TestingParquetFiles.serials(ROW_GROUPS, ROWS), "Serial", chunk -> chunk.setDictionary_page_offset(chunk.getDictionary_page_offset() + 1));
         Pruned pruned = new Pruner(shifted).prune(Map.of("serial", varchar("serial-55")), DICTIONARIES);
+        assertThat(pruned.survivors()).containsExactly(0, 1, 2, 3);
+        assertThat(pruned.stats().dictionariesUnusable()).isEqualTo(ROW_GROUPS);
+
+        // the data pages recorded to begin three bytes early: the page runs past its extent
+        byte[] early = rewrite(TestingParquetFiles.serials(ROW_GROUPS, ROWS), "Serial", chunk -> chunk.setData_page_offset(chunk.getData_page_offset() - 3));
+        pruned = new Pruner(early).prune(Map.of("serial", varchar("serial-55")), DICTIONARIES);
         assertThat(pruned.survivors()).containsExactly(0, 1, 2, 3);
         assertThat(pruned.stats().dictionariesUnusable()).isEqualTo(ROW_GROUPS);
 
@@ -128,20 +134,44 @@ final class TestDictionaryPruning
     }
 
     @Test
+    void aHeaderThatDeclaresFewerEntriesThanThePageHoldsIsUnusable()
+            throws java.io.IOException
+    {
+        // the page's bytes intact, its header one entry short: decoding it would drop serial-19 (and so on) from the
+        // dictionary and prune row groups that hold it
+        byte[] file = TestingParquetFiles.serials(ROW_GROUPS, ROWS);
+        for (RowGroup rowGroup : FooterBloomFilters.readFooter(file).getRow_groups()) {
+            int offset = (int) column(rowGroup, "Serial").getDictionary_page_offset();
+            org.apache.parquet.format.PageHeader header = org.apache.parquet.format.Util.readPageHeader(new java.io.ByteArrayInputStream(file, offset, file.length - offset));
+            java.io.ByteArrayOutputStream original = new java.io.ByteArrayOutputStream();
+            org.apache.parquet.format.Util.writePageHeader(header, original);
+            header.getDictionary_page_header().setNum_values(header.getDictionary_page_header().getNum_values() - 1);
+            java.io.ByteArrayOutputStream changed = new java.io.ByteArrayOutputStream();
+            org.apache.parquet.format.Util.writePageHeader(header, changed);
+            assertThat(changed.size()).isEqualTo(original.size());
+            System.arraycopy(changed.toByteArray(), 0, file, offset, changed.size());
+        }
+        // serial-19 is the last entry of row group 0's dictionary
+        Pruned pruned = new Pruner(file).prune(Map.of("serial", varchar("serial-19")), DICTIONARIES);
+        assertThat(pruned.survivors()).containsExactly(0, 1, 2, 3);
+        assertThat(pruned.stats().dictionariesUnusable()).isEqualTo(ROW_GROUPS);
+    }
+
+    @Test
     void boundsTogglesAndNullsKeepRowGroups()
     {
         byte[] file = TestingParquetFiles.serials(ROW_GROUPS, ROWS);
         Map<String, Domain> absent = Map.of("serial", varchar("serial-55"));
         // off
-        Pruned off = new Pruner(file).prune(absent, new PruningPlan.Options(false, true, 1_000, false, false, 1_000));
+        Pruned off = new Pruner(file).prune(absent, new PruningPlan.Options(false, true, 1_000, false, false, 1_000, 0));
         assertThat(off.survivors()).containsExactly(0, 1, 2, 3);
         assertThat(off.stats().dictionaryPagesRead()).isZero();
         // 20 entries are more than a bound of 19: read, found too large, not used, not unusable
-        Pruned bounded = new Pruner(file).prune(absent, new PruningPlan.Options(false, true, 1_000, false, true, 19));
+        Pruned bounded = new Pruner(file).prune(absent, new PruningPlan.Options(false, true, 1_000, false, true, 19, 0));
         assertThat(bounded.survivors()).containsExactly(0, 1, 2, 3);
         assertThat(bounded.stats().dictionariesUnusable()).isZero();
         // bloom filters off alone still prunes by dictionary
-        Pruned noFilters = new Pruner(file).prune(absent, new PruningPlan.Options(false, false, 1_000, false, true, 1_000));
+        Pruned noFilters = new Pruner(file).prune(absent, new PruningPlan.Options(false, false, 1_000, false, true, 1_000, 0));
         assertThat(noFilters.survivors()).isEmpty();
         // a predicate that accepts NULL on a chunk with NULLs: the dictionary does not hold NULL
         Domain orNull = Domain.create(ValueSet.of(VARCHAR, Slices.utf8Slice("fallback-value-00000001-1")), true);

@@ -1,5 +1,6 @@
 package io.parquetbloom.pruning;
 
+import io.airlift.units.DataSize;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Map;
 import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
 import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
 import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+import static io.airlift.units.DataSize.Unit.MEGABYTE;
 
 final class TestPruningConfig
 {
@@ -19,7 +21,8 @@ final class TestPruningConfig
                 .setNoMatchCacheEnabled(true)
                 .setBloomFilterMaxValues(100_000)
                 .setDictionaryPruningEnabled(true)
-                .setDictionaryPruningMaxEntries(32_768));
+                .setDictionaryPruningMaxEntries(32_768)
+                .setDictionaryPruningSmallFileThreshold(DataSize.of(3, MEGABYTE)));
     }
 
     @Test
@@ -32,13 +35,15 @@ final class TestPruningConfig
                         "no-match-cache.enabled", "false",
                         "bloom-filter.max-values", "5000",
                         "dictionary-pruning.enabled", "false",
-                        "dictionary-pruning.max-entries", "1000"),
+                        "dictionary-pruning.max-entries", "1000",
+                        "dictionary-pruning.small-file-threshold", "0B"),
                 new PruningConfig()
                         .setBloomFilterEnabled(false)
                         .setStatisticsPruningEnabled(false)
                         .setNoMatchCacheEnabled(false)
                         .setBloomFilterMaxValues(5000)
                         .setDictionaryPruningEnabled(false)
-                        .setDictionaryPruningMaxEntries(1000));
+                        .setDictionaryPruningMaxEntries(1000)
+                        .setDictionaryPruningSmallFileThreshold(DataSize.ofBytes(0)));
     }
 }

@@ -51,7 +51,8 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
  * Flags: {@code --files N} (64), {@code --row-groups N} (4), {@code --rows-per-row-group N} (25000),
  * {@code --runs N} (10), {@code --latency-ms N} (20), {@code --concurrency-seconds N} (20), {@code --clients N} (16),
  * {@code --writer trino|parquet-java} (trino: the data files Trino's own writer makes), {@code --json FILE}, {@code --catalogs parquet_bloom,hive,hive_bloom_off}, {@code --workloads NAME,...},
- * {@code --lake-property NAME=VALUE}, {@code --smoke} (tiny and quick, for CI).
+ * {@code --lake-property NAME=VALUE}, {@code --smoke} (tiny and quick, for CI). Workloads {@code serial_absent} and
+ * {@code serial_present} look up {@link SerialsTable}'s dictionary-encoded key without filters.
  */
 public final class LookupBenchmark
 {
@@ -140,11 +141,17 @@ public final class LookupBenchmark
                 CountingProxy ours = new CountingProxy(port(s3.endpoint()), options.latencyMillis(), "bench-metastore");
                 CountingProxy hive = new CountingProxy(port(s3.endpoint()), options.latencyMillis(), "bench-metastore")) {
             List<String> keys;
+            Optional<SerialsTable> serials = Optional.empty();
             try (S3Client client = s3.client()) {
                 client.createBucket(request -> request.bucket(BUCKET));
                 progress("writing %d files x %d row groups x %,d rows with %s's writer".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), options.writer()));
                 DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, options.writer().equals("trino") ? new TrinoWriterEvents() : DemoDataset.PARQUET_JAVA, work.resolve("generate"), System.out);
                 keys = writeKeys(client, work, scale);
+                if (wantsSerials(options)) {
+                    progress("writing telemetry.serials: %d files x %d row groups x %,d rows with Trino's writer, %,d serials per row group (dictionary-encoded, no filter)"
+                            .formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), SerialsTable.SERIALS_PER_ROW_GROUP));
+                    serials = Optional.of(SerialsTable.write(client, BUCKET, ROOT + "telemetry/serials/", scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), work.resolve("serials")));
+                }
             }
 
             Session session = testSessionBuilder().setCatalog("lake").setSchema("telemetry").build();
@@ -157,7 +164,7 @@ public final class LookupBenchmark
                 runner.createCatalog("hive", "hive", hiveProperties(hive, true));
                 if (options.catalogs().stream().noneMatch(catalog -> catalog.startsWith("hive"))) {
                     // Hive not compared: skip its tables
-                    return runWorkloads(runner, options, scale, ours, hive);
+                    return runWorkloads(runner, options, scale, serials, ours, hive);
                 }
                 // Hive with its bloom filters off reads the same tables through the same metastore
                 runner.createCatalog(catalogName("hive_bloom_off"), "hive", hiveProperties(hive, false));
@@ -168,8 +175,11 @@ public final class LookupBenchmark
                         WITH (format = 'PARQUET', external_location = 's3://lake/warehouse/telemetry/events', partitioned_by = ARRAY['year', 'month'])""");
                 runner.execute("CALL hive.system.sync_partition_metadata('telemetry', 'events', 'ADD')");
                 runner.execute("CREATE TABLE hive.telemetry.keys (device_id varchar) WITH (format = 'PARQUET', external_location = 's3://lake/warehouse/telemetry/keys')");
+                if (serials.isPresent()) {
+                    runner.execute("CREATE TABLE hive.telemetry.serials (serial varchar, seq bigint, reading double) WITH (format = 'PARQUET', external_location = 's3://lake/warehouse/telemetry/serials')");
+                }
 
-                return runWorkloads(runner, options, scale, ours, hive);
+                return runWorkloads(runner, options, scale, serials, ours, hive);
             }
         }
     }
@@ -190,7 +200,14 @@ public final class LookupBenchmark
     private static final int REPEAT_KEY = 2_000_000;
     private static final int WARM_UP_KEY = 3_000_000;
 
-    private static List<Result> runWorkloads(DistributedQueryRunner runner, Options options, DemoDataset.Scale scale, CountingProxy ours, CountingProxy hive)
+    private static final Set<String> SERIAL_WORKLOADS = Set.of("serial_absent", "serial_present");
+
+    private static boolean wantsSerials(Options options)
+    {
+        return options.workloads().map(names -> names.stream().anyMatch(SERIAL_WORKLOADS::contains)).orElse(true);
+    }
+
+    private static List<Result> runWorkloads(DistributedQueryRunner runner, Options options, DemoDataset.Scale scale, Optional<SerialsTable> serials, CountingProxy ours, CountingProxy hive)
             throws Exception
     {
         long baselineHeap = usedHeapAfterGc();
@@ -199,7 +216,7 @@ public final class LookupBenchmark
         for (int i = 0; i < HOT_DEVICES; i++) {
             in2000.add(DemoDataset.hotDeviceId(i));
         }
-        List<Workload> workloads = List.of(
+        List<Workload> workloads = new ArrayList<>(List.of(
                 new Workload("absent_key", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + keys.absent(key) + "'", false),
                 new Workload("present_key", key -> "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + keys.present(key) + "'", false),
                 new Workload("in_10", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(keys.mixed(key, 10)) + ")", false),
@@ -208,7 +225,11 @@ public final class LookupBenchmark
                 new Workload("range_control", _ -> "SELECT count(*) FROM %s.telemetry.events WHERE event_timestamp >= TIMESTAMP '2025-03-01 00:00:00' AND event_timestamp < TIMESTAMP '2025-03-08 00:00:00'", false),
                 new Workload("full_scan", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + keys.absent(key) + "'", true),
                 // ours only: every footer and filter of the table, verdicts per column
-                new Workload(FILTER_ADVICE, _ -> "SELECT count(*) FROM %s.telemetry.\"events$bloom_filter_advice\"", false));
+                new Workload(FILTER_ADVICE, _ -> "SELECT count(*) FROM %s.telemetry.\"events$bloom_filter_advice\"", false)));
+        // a Trino-written key of a few thousand values per row group: dictionaries, not filters, skip row groups
+        serials.ifPresent(table -> workloads.addAll(List.of(
+                new Workload("serial_absent", key -> "SELECT count(*) FROM %s.telemetry.serials WHERE serial = '" + table.absent(key) + "'", false),
+                new Workload("serial_present", key -> "SELECT serial, seq, reading FROM %s.telemetry.serials WHERE serial = '" + table.present(key) + "'", false))));
 
         List<Result> results = new ArrayList<>();
         int step = 0;

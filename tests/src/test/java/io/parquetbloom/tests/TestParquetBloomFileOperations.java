@@ -282,16 +282,15 @@ final class TestParquetBloomFileOperations
     void dictionaryColumnWithoutFilters()
     {
         String catalog = coldCatalog();
-        // an odd serial is in no dictionary: the coordinator reads both footers and every row group's dictionary of
-        // the constrained column, a GET each; no row group survives, so nothing reaches a worker
+        // an odd serial is in no dictionary. The files are small: the table's first footer read (its schema) brings
+        // all of file 0, and the coordinator reads file 1 whole as well (dictionary-pruning.small-file-threshold),
+        // so every dictionary comes with those two GETs; no row group survives, nothing reaches a worker
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001001'",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
                         .add(serialsTail(0), serialsTail(1))
-                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(0, "serial")))
-                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(1, "serial")))
                         .build());
-        // warm, another absent serial: the cached dictionaries answer, no GET
+        // warm, other absent serials: the cached dictionaries answer, no GET
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial IN ('SN-001003', 'SN-999999')", SERIALS_LOOKUP);
         // SN-000042 = 16 * 2 + 2 * 5 is only in row group 5 (file 1's second): one split, whose worker reads the
         // footer, the key column's chunk and then, a row having matched, the projected column's
@@ -301,11 +300,28 @@ final class TestParquetBloomFileOperations
                         .add(serialsTail(1))
                         .add(serialsChunks(1, "serial"), serialsChunks(1, "reading"))
                         .build());
-        // another column's dictionaries are read for the first query that constrains it
+        // every dictionary of the whole files was kept: another column costs no GET either
+        assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE num = 1001", SERIALS_LOOKUP);
+    }
+
+    @Test
+    void dictionaryPagesOfLargerFilesAreRangedGets()
+    {
+        // files above the small-file threshold: the footer with the learned tail, then one GET per dictionary page
+        String catalog = coldCatalog(Map.of("dictionary-pruning.small-file-threshold", "0B"));
+        // file 0's footer came with the schema read, whose first generous tail held all of it (and so its
+        // dictionaries); file 1's tail holds its footer only
+        assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001001'",
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(SERIALS_LOOKUP)
+                        .add(serialsTail(0), serialsTail(1))
+                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(1, "serial")))
+                        .build());
+        assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001003'", SERIALS_LOOKUP);
+        // another column's pages are read for the first query that constrains it
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE num = 1001",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
-                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(0, "num")))
                         .addAll(Collections.nCopies(ROW_GROUPS, dictionary(1, "num")))
                         .build());
     }
@@ -371,8 +387,13 @@ final class TestParquetBloomFileOperations
 
     private String coldCatalog()
     {
+        return coldCatalog(Map.of());
+    }
+
+    private String coldCatalog(Map<String, String> properties)
+    {
         String catalog = "cold_" + catalogs.incrementAndGet();
-        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT));
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, properties));
         return catalog;
     }
 
