@@ -7,16 +7,24 @@ import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 
+import static com.google.common.base.Throwables.throwIfUnchecked;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Reads the dictionary pages of chosen column chunks: from the bytes the footer read already holds where the page
- * lies in them, otherwise with one ranged GET per page, pinned to the planned object version like every read. Where
+ * lies in them, otherwise with one ranged GET per page (a few of a file at a time), pinned to the planned object version like every read. Where
  * the footer records where the data pages begin, the page lies in the bytes before them; where it does not (files
  * from parquet-java before PARQUET-1977), the chunk's first bytes are read up to a bound and the header tells the
  * page's length.
@@ -27,6 +35,7 @@ final class DictionaryLoader
     static final int MAX_PAGE_BYTES = 8 << 20;
     // where the page's length is unknown, the chunk's first bytes read to find it: most dictionaries fit
     private static final int UNKNOWN_EXTENT_READ = 1 << 20;
+    private static final int PARALLEL_GETS = 4;
 
     private DictionaryLoader() {}
 
@@ -38,35 +47,82 @@ final class DictionaryLoader
         requireNonNull(file, "file is null");
         ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
         Map<BloomFilterKey, ChunkDictionary.Result> results = new HashMap<>();
+        List<Located.At> toFetch = new ArrayList<>();
         long pages = 0;
-        long bytesRead = 0;
         for (DictionaryRequest request : requests) {
-            Extent extent;
             switch (extent(file, request)) {
-                case Located.Refused(ChunkDictionary.Result result) -> {
-                    results.put(request.key(), result);
-                    continue;
+                case Located.Refused(ChunkDictionary.Result result) -> results.put(request.key(), result);
+                case Located.At located when file.tailContains(located.extent().start(), located.extent().length()) -> {
+                    pages++;
+                    results.put(request.key(), decode(id, located, file.tail(), (int) (located.extent().start() - file.tailStart()), maxEntries));
                 }
-                case Located.At located -> extent = located.extent();
+                case Located.At located -> {
+                    if (!tailOnly) {
+                        toFetch.add(located);
+                    }
+                }
             }
-            byte[] buffer;
-            int position;
-            if (file.tailContains(extent.start(), extent.length())) {
-                buffer = file.tail();
-                position = (int) (extent.start() - file.tailStart());
-            }
-            else if (tailOnly) {
-                continue;
-            }
-            else {
-                buffer = store.read(file.object(), extent.start(), extent.length(), stats);
-                position = 0;
-                bytesRead += buffer.length;
-            }
+        }
+        List<byte[]> fetched = fetch(store, file, toFetch, stats);
+        long bytesRead = 0;
+        for (int i = 0; i < toFetch.size(); i++) {
             pages++;
-            results.put(request.key(), DictionaryPageDecoder.decode(id, request.column(), request.chunk().getCodec().getParquetCompressionCodec(), buffer, position, extent.length(), extent.exact(), maxEntries));
+            bytesRead += fetched.get(i).length;
+            results.put(toFetch.get(i).request().key(), decode(id, toFetch.get(i), fetched.get(i), 0, maxEntries));
         }
         return new LoadedDictionaries(results, pages, bytesRead);
+    }
+
+    private static ChunkDictionary.Result decode(ParquetDataSourceId id, Located.At located, byte[] buffer, int position, int maxEntries)
+    {
+        DictionaryRequest request = located.request();
+        Extent extent = located.extent();
+        return DictionaryPageDecoder.decode(id, request.column(), request.chunk().getCodec().getParquetCompressionCodec(), buffer, position, extent.length(), extent.exact(), maxEntries);
+    }
+
+    /**
+     * One ranged GET per page, up to {@value #PARALLEL_GETS} of one file at a time: the pages of a file's row groups
+     * lie a row group apart, so merging them would read the row groups between.
+     */
+    private static List<byte[]> fetch(S3ObjectStore store, ParquetFileMetadata file, List<Located.At> pages, S3RequestStats stats)
+    {
+        if (pages.size() <= 1) {
+            return pages.stream().map(page -> store.read(file.object(), page.extent().start(), page.extent().length(), stats)).toList();
+        }
+        Semaphore permits = new Semaphore(PARALLEL_GETS);
+        List<Future<byte[]>> futures = new ArrayList<>();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            try {
+                for (Located.At page : pages) {
+                    futures.add(executor.submit(() -> {
+                        permits.acquire();
+                        try {
+                            return store.read(file.object(), page.extent().start(), page.extent().length(), stats);
+                        }
+                        finally {
+                            permits.release();
+                        }
+                    }));
+                }
+                List<byte[]> results = new ArrayList<>();
+                for (Future<byte[]> future : futures) {
+                    results.add(future.get());
+                }
+                return results;
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RuntimeException("interrupted while reading dictionary pages of " + file.object().location(), e);
+            }
+            catch (ExecutionException e) {
+                throwIfUnchecked(e.getCause());
+                throw new RuntimeException(e.getCause());
+            }
+            finally {
+                // the query ended or a GET failed: the others are not waited for
+                futures.forEach(future -> future.cancel(true));
+            }
+        }
     }
 
     /**
@@ -76,7 +132,7 @@ final class DictionaryLoader
 
     private sealed interface Located
     {
-        record At(Extent extent)
+        record At(DictionaryRequest request, Extent extent)
                 implements Located {}
 
         record Refused(ChunkDictionary.Result result)
@@ -113,7 +169,7 @@ final class DictionaryLoader
         if (start < 4 || length <= 0 || start + length > file.footerStart()) {
             return new Located.Refused(new ChunkDictionary.Result.Unusable("dictionary page at offset %d of %d bytes lies outside the data of a %d-byte file".formatted(start, length, file.object().size())));
         }
-        return new Located.At(new Extent(start, (int) length, exact));
+        return new Located.At(request, new Extent(start, (int) length, exact));
     }
 
     private static Optional<String> unreadable(ParquetFileMetadata file, BloomFilterKey key)
