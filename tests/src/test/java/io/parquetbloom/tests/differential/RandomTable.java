@@ -419,7 +419,8 @@ public final class RandomTable
     /**
      * Now and then, moves where the footer says a chunk's data pages begin, inside the chunk and after its dictionary
      * page: the reader starts at the dictionary page and walks the pages by their headers, so only the dictionary's
-     * recorded extent is wrong, and that dictionary must fail open.
+     * recorded extent is wrong. Moved earlier, the page runs past its extent and must fail open; moved later, the page
+     * still lies within it and must decode to the same dictionary.
      */
     private static void damageDictionaryExtent(ColumnMetaData chunk, SplittableRandom random)
     {
