@@ -52,13 +52,16 @@ public class ParquetMetadataReader
     }
 
     /**
-     * The file's footer as the cache keeps it (the footer's bytes only).
+     * The file's footer as the cache keeps it (the footer's bytes only; all the bytes read for an object listed
+     * without an ETag, which nothing is cached for).
      *
      * @param table the table whose files share a layout, for the learned tail size
      */
     public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
     {
-        return footer(object, table, 0, stats).retainOnlyFooter();
+        ParquetFileMetadata file = footer(object, table, 0, stats);
+        // an object without an ETag caches nothing: its filters are taken from this read's tail
+        return FileKey.of(object).cacheable() ? file.retainOnlyFooter() : file;
     }
 
     /**
