@@ -217,16 +217,11 @@ public class FilterHealthScanner
                         position,
                         meta.isSetBloom_filter_length(),
                         dictionaryChunk.isPresent(),
-                        dictionaryChunk.flatMap(dictionary -> optional(ChunkDictionary.dictionaryPageBytes(dictionary))).map(OptionalLong::of).orElseGet(OptionalLong::empty));
+                        dictionaryChunk.map(ChunkDictionary::dictionaryPageBytes).orElse(OptionalLong.empty()));
                 columns.add(new RowGroupColumn(health, nonNull, filter, Optional.ofNullable(ranges.get(ordinal + "/" + column.toLowerCase(Locale.ROOT)))));
             }
         }
         return new FileResult.Read(columns);
-    }
-
-    private static Optional<Long> optional(OptionalLong value)
-    {
-        return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
     }
 
     private static List<ColumnChunk> columnChunks(RowGroup rowGroup)

@@ -22,13 +22,11 @@ public final class ChunkDictionary
     private static final int INSTANCE_SIZE = instanceSize(ChunkDictionary.class);
 
     private final long[] sortedHashes;
-    private final int entries;
 
     /**
      * @param hashes the hash of every entry, in any order, duplicates allowed
-     * @param entries the entries the dictionary page declares
      */
-    public ChunkDictionary(long[] hashes, int entries)
+    public ChunkDictionary(long[] hashes)
     {
         requireNonNull(hashes, "hashes is null");
         long[] sorted = hashes.clone();
@@ -40,7 +38,6 @@ public final class ChunkDictionary
             }
         }
         this.sortedHashes = distinct == sorted.length ? sorted : Arrays.copyOf(sorted, distinct);
-        this.entries = entries;
     }
 
     /**
@@ -75,11 +72,6 @@ public final class ChunkDictionary
         long dictionary = chunk.getDictionaryPageOffset();
         long data = chunk.getFirstDataPageOffset();
         return dictionary > 0 && data > dictionary ? OptionalLong.of(data - dictionary) : OptionalLong.empty();
-    }
-
-    public int entries()
-    {
-        return entries;
     }
 
     public long getRetainedSizeInBytes()

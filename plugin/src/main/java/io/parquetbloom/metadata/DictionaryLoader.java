@@ -32,7 +32,7 @@ import static java.util.Objects.requireNonNull;
 final class DictionaryLoader
 {
     // a dictionary page larger than this costs more to fetch than the row group it might spare, and hints at corruption
-    static final int MAX_PAGE_BYTES = 8 << 20;
+    private static final int MAX_PAGE_BYTES = 8 << 20;
     // where the page's length is unknown, the chunk's first bytes read to find it: most dictionaries fit
     private static final int UNKNOWN_EXTENT_READ = 1 << 20;
     private static final int PARALLEL_GETS = 4;

@@ -86,7 +86,7 @@ final class DictionaryPageDecoder
                 return new ChunkDictionary.Result.Unusable("dictionary page decompresses to %d bytes instead of %d".formatted(values.length(), uncompressedSize));
             }
             Dictionary dictionary = encoding.initDictionary(column, new DictionaryPage(values, entries, encoding));
-            return new ChunkDictionary.Result.Usable(new ChunkDictionary(hashes(column, dictionary, entries, values.length()), entries));
+            return new ChunkDictionary.Result.Usable(new ChunkDictionary(hashes(column, dictionary, entries, values.length())));
         }
         catch (IOException | RuntimeException e) {
             return new ChunkDictionary.Result.Unusable("cannot decode the dictionary page: " + e.getMessage());

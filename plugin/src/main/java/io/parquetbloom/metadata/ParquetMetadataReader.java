@@ -5,11 +5,11 @@ import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.schema.MessageType;
-import io.trino.parquet.metadata.ColumnChunkMetadata;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -59,7 +59,7 @@ public class ParquetMetadataReader
      */
     public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
     {
-        ParquetFileMetadata file = footer(object, table, 0, stats);
+        ParquetFileMetadata file = footerForPruning(object, table, 0, stats);
         // an object without an ETag caches nothing: its filters are taken from this read's tail
         return FileKey.of(object).cacheable() ? file.retainOnlyFooter() : file;
     }
@@ -72,11 +72,6 @@ public class ParquetMetadataReader
      * one GET brings the dictionaries too
      */
     public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, ReadStats stats)
-    {
-        return footer(object, table, readWhole, stats);
-    }
-
-    private ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, long readWhole, ReadStats stats)
     {
         FileKey key = FileKey.of(object);
         int tailSize = object.size() <= readWhole ? (int) Math.max(object.size(), tailSizes.tailSize(table)) : tailSizes.tailSize(table);

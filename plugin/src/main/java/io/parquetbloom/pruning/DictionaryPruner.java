@@ -7,9 +7,9 @@ import io.parquetbloom.metadata.LoadedDictionaries;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,11 +49,13 @@ final class DictionaryPruner
             PruningStats stats)
     {
         List<RowGroupPruner.Candidate> survivors = candidates;
+        // each row group's chunks by path, looked up once for all constrained columns
+        Map<Integer, Map<List<String>, ColumnChunkMetadata>> chunks = new HashMap<>();
         // one column at a time: a row group the first column's dictionaries remove needs no page of the next
         for (BloomColumnPredicate predicate : predicates) {
             Map<BloomFilterKey, DictionaryRequest> requests = new HashMap<>();
             for (RowGroupPruner.Candidate candidate : survivors) {
-                request(file, candidate, predicate).ifPresent(request -> requests.put(request.key(), request));
+                request(chunks.computeIfAbsent(candidate.ordinal(), file::columnChunks), candidate, predicate).ifPresent(request -> requests.put(request.key(), request));
             }
             if (requests.isEmpty()) {
                 continue;
@@ -78,15 +80,16 @@ final class DictionaryPruner
      * The chunk's dictionary, when it may answer for the predicate: the chunk is entirely dictionary-encoded and, as
      * for a filter, NULLs and the column's read range cannot make the answer wrong.
      */
-    private static Optional<DictionaryRequest> request(ParquetFileMetadata file, RowGroupPruner.Candidate candidate, BloomColumnPredicate predicate)
+    private static Optional<DictionaryRequest> request(Map<List<String>, ColumnChunkMetadata> chunks, RowGroupPruner.Candidate candidate, BloomColumnPredicate predicate)
     {
         if (!RowGroupPruner.canUseFilter(candidate, predicate)) {
             return Optional.empty();
         }
         // by path without case, as filters are found; two chunks whose paths differ only in case have no dictionary
-        return file.columnChunk(candidate.ordinal(), Arrays.asList(predicate.column().getPath()))
+        BloomFilterKey key = RowGroupPruner.key(candidate, predicate);
+        return Optional.ofNullable(chunks.get(key.path()))
                 .filter(ChunkDictionary::entirelyDictionaryEncoded)
-                .map(chunk -> new DictionaryRequest(RowGroupPruner.key(candidate, predicate), chunk, predicate.column()));
+                .map(chunk -> new DictionaryRequest(key, chunk, predicate.column()));
     }
 
     private Map<BloomFilterKey, ChunkDictionary.Result> load(ParquetFileMetadata file, Map<BloomFilterKey, DictionaryRequest> requests, Set<BloomFilterKey> answeredByFilter, int maxEntries, ReadStats readStats, PruningStats stats)

@@ -42,37 +42,23 @@ public final class TestingParquetFiles
      */
     public static byte[] serials(int rowGroups, int rowsPerRowGroup)
     {
-        try {
-            Path path = Files.createTempFile("testing-serials", ".parquet");
-            Files.delete(path);
-            ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(path))
-                    .withType(SERIALS)
-                    .withConf(new Configuration(false))
-                    .withRowGroupRowCountLimit(rowsPerRowGroup)
-                    .withPageRowCountLimit(10)
-                    .withMinRowCountForPageSizeCheck(1)
-                    .withDictionaryEncoding(true)
-                    .withDictionaryPageSize(1024);
-            SimpleGroupFactory groups = new SimpleGroupFactory(SERIALS);
-            try (ParquetWriter<Group> writer = builder.build()) {
-                for (int r = 0; r < rowGroups; r++) {
-                    for (int i = 0; i < rowsPerRowGroup; i++) {
-                        long serial = 100L * r + i / 5 % 20;
-                        Group group = groups.newGroup().append("Serial", "serial-" + serial).append("Num", serial);
-                        if (i % 7 != 0) {
-                            group.append("Fallback", i < 30 ? "fallback-repeat-" + i % 3 : "fallback-value-%08d-%d".formatted(r, i));
+        return write(SERIALS, builder -> builder
+                .withRowGroupRowCountLimit(rowsPerRowGroup)
+                .withPageRowCountLimit(10)
+                .withMinRowCountForPageSizeCheck(1)
+                .withDictionaryEncoding(true)
+                .withDictionaryPageSize(1024), (groups, writer) -> {
+                    for (int r = 0; r < rowGroups; r++) {
+                        for (int i = 0; i < rowsPerRowGroup; i++) {
+                            long serial = 100L * r + i / 5 % 20;
+                            Group group = groups.newGroup().append("Serial", "serial-" + serial).append("Num", serial);
+                            if (i % 7 != 0) {
+                                group.append("Fallback", i < 30 ? "fallback-repeat-" + i % 3 : "fallback-value-%08d-%d".formatted(r, i));
+                            }
+                            writer.write(group);
                         }
-                        writer.write(group);
                     }
-                }
-            }
-            byte[] bytes = Files.readAllBytes(path);
-            Files.delete(path);
-            return bytes;
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+                });
     }
 
     /**
@@ -81,23 +67,39 @@ public final class TestingParquetFiles
      */
     public static byte[] devices(int rowGroups, int rowsPerRowGroup)
     {
+        return write(DEVICES, builder -> builder
+                .withRowGroupRowCountLimit(rowsPerRowGroup)
+                .withDictionaryEncoding(false)
+                .withBloomFilterEnabled("deviceId", true)
+                .withBloomFilterNDV("deviceId", 1_000)
+                .withBloomFilterEnabled("Seq", true)
+                .withBloomFilterNDV("Seq", 1_000), (groups, writer) -> {
+                    for (int i = 0; i < rowGroups * rowsPerRowGroup; i++) {
+                        writer.write(groups.newGroup().append("deviceId", "device-" + i).append("Seq", (long) i));
+                    }
+                });
+    }
+
+    private interface Rows
+    {
+        void write(SimpleGroupFactory groups, ParquetWriter<Group> writer)
+                throws IOException;
+    }
+
+    /**
+     * A file of {@code schema} written by parquet-java with the given settings and rows.
+     */
+    private static byte[] write(MessageType schema, Consumer<ExampleParquetWriter.Builder> settings, Rows rows)
+    {
         try {
-            Path path = Files.createTempFile("testing-devices", ".parquet");
+            Path path = Files.createTempFile("testing", ".parquet");
             Files.delete(path);
             ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(path))
-                    .withType(DEVICES)
-                    .withConf(new Configuration(false))
-                    .withRowGroupRowCountLimit(rowsPerRowGroup)
-                    .withDictionaryEncoding(false)
-                    .withBloomFilterEnabled("deviceId", true)
-                    .withBloomFilterNDV("deviceId", 1_000)
-                    .withBloomFilterEnabled("Seq", true)
-                    .withBloomFilterNDV("Seq", 1_000);
-            SimpleGroupFactory groups = new SimpleGroupFactory(DEVICES);
+                    .withType(schema)
+                    .withConf(new Configuration(false));
+            settings.accept(builder);
             try (ParquetWriter<Group> writer = builder.build()) {
-                for (int i = 0; i < rowGroups * rowsPerRowGroup; i++) {
-                    writer.write(groups.newGroup().append("deviceId", "device-" + i).append("Seq", (long) i));
-                }
+                rows.write(new SimpleGroupFactory(schema), writer);
             }
             byte[] bytes = Files.readAllBytes(path);
             Files.delete(path);
