@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -29,8 +30,8 @@ public class ParquetBloomConnector
     private final ParquetBloomSplitManager splitManager;
     private final ParquetBloomPageSourceProvider pageSourceProvider;
     private final ParquetBloomSessionProperties sessionProperties;
-    private final BloomProbeFunction bloomProbe;
-    private final BloomProbeProcessorProvider functionProvider;
+    private final Set<ConnectorTableFunction> tableFunctions;
+    private final FunctionProvider functionProvider;
     private final Set<Procedure> procedures;
 
     @Inject
@@ -40,12 +41,12 @@ public class ParquetBloomConnector
             ParquetBloomSplitManager splitManager,
             ParquetBloomPageSourceProvider pageSourceProvider,
             ParquetBloomSessionProperties sessionProperties,
-            BloomProbeFunction bloomProbe,
-            BloomProbeProcessorProvider functionProvider,
+            Set<ConnectorTableFunction> tableFunctions,
+            FunctionProvider functionProvider,
             Set<Procedure> procedures)
     {
         this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
-        this.bloomProbe = requireNonNull(bloomProbe, "bloomProbe is null");
+        this.tableFunctions = ImmutableSet.copyOf(requireNonNull(tableFunctions, "tableFunctions is null"));
         this.functionProvider = requireNonNull(functionProvider, "functionProvider is null");
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -105,7 +106,7 @@ public class ParquetBloomConnector
     @Override
     public Set<ConnectorTableFunction> getTableFunctions()
     {
-        return Set.of(bloomProbe);
+        return tableFunctions;
     }
 
     @Override

@@ -3,15 +3,15 @@ package io.parquetbloom.connector;
 import com.google.inject.Injector;
 import io.airlift.bootstrap.Bootstrap;
 import io.airlift.json.JsonModule;
-import io.trino.plugin.base.jmx.ConnectorObjectNameGeneratorModule;
-import io.trino.plugin.base.jmx.MBeanServerModule;
-import org.weakref.jmx.guice.MBeanModule;
 import io.airlift.log.Logger;
 import io.parquetbloom.sbbf.BlockProbes;
 import io.trino.plugin.base.ConnectorContextModule;
+import io.trino.plugin.base.jmx.ConnectorObjectNameGeneratorModule;
+import io.trino.plugin.base.jmx.MBeanServerModule;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
 import io.trino.spi.connector.ConnectorFactory;
+import org.weakref.jmx.guice.MBeanModule;
 
 import java.util.Map;
 

@@ -2,6 +2,9 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.connector.system.BloomFilterAdviceTable;
+import io.parquetbloom.connector.system.BloomFiltersTable;
+import io.parquetbloom.connector.system.MetadataTableType;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.s3.S3Location;

@@ -6,9 +6,14 @@ import com.google.inject.Module;
 import com.google.inject.Provides;
 import com.google.inject.Scopes;
 import com.google.inject.Singleton;
+import io.parquetbloom.connector.functions.ParquetBloomFunctionProvider;
+import io.parquetbloom.connector.functions.bloomprobe.BloomProbeFunctionProvider;
+import io.parquetbloom.connector.functions.bloomprobe.BloomProbeProcessorProvider;
+import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
+import io.parquetbloom.connector.procedure.FlushMetadataCacheProcedure;
+import io.parquetbloom.health.BloomProbe;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.HealthConfig;
-import io.parquetbloom.health.LookupProbe;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.BloomFilterCache;
 import io.parquetbloom.metadata.DictionaryCache;
@@ -29,6 +34,8 @@ import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.ParquetTypeMapping;
 import io.parquetbloom.table.TableSchemaReader;
+import io.trino.spi.function.FunctionProvider;
+import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.procedure.Procedure;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -74,7 +81,7 @@ public class ParquetBloomModule
         binder.bind(PruningTotals.class).in(Scopes.SINGLETON);
         newExporter(binder).export(PruningTotals.class).withGeneratedName();
         binder.bind(FilterHealthScanner.class).in(Scopes.SINGLETON);
-        binder.bind(LookupProbe.class).in(Scopes.SINGLETON);
+        binder.bind(BloomProbe.class).in(Scopes.SINGLETON);
         binder.bind(QueryShareWindow.class).in(Scopes.SINGLETON);
 
         closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomMetadata.class));
@@ -84,8 +91,9 @@ public class ParquetBloomModule
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);
-        binder.bind(BloomProbeFunction.class).in(Scopes.SINGLETON);
         binder.bind(BloomProbeProcessorProvider.class).in(Scopes.SINGLETON);
+        binder.bind(FunctionProvider.class).to(ParquetBloomFunctionProvider.class).in(Scopes.SINGLETON);
+        newSetBinder(binder, ConnectorTableFunction.class).addBinding().toProvider(BloomProbeFunctionProvider.class).in(Scopes.SINGLETON);
         binder.bind(MetadataCacheFlusher.class).in(Scopes.SINGLETON);
         newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
     }

@@ -1,8 +1,7 @@
 package io.parquetbloom.connector;
 
-import io.trino.spi.connector.ConnectorSplit;
-
 import com.google.common.collect.ImmutableMap;
+import io.trino.spi.connector.ConnectorSplit;
 
 import java.util.List;
 import java.util.Map;

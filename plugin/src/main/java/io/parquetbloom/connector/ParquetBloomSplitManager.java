@@ -4,6 +4,8 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.connector.functions.bloomprobe.BloomProbeHandle;
+import io.parquetbloom.connector.functions.bloomprobe.BloomProbeSplit;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataReader;

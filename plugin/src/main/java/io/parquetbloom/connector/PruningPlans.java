@@ -22,16 +22,16 @@ import static io.parquetbloom.connector.ParquetBloomSessionProperties.isStatisti
  * Builds the {@link PruningPlan} of a scan from the session and the engine's predicate on our column handles; the
  * split source and the page source both build it this way.
  */
-final class PruningPlans
+public final class PruningPlans
 {
     private PruningPlans() {}
 
-    static PruningPlan.Options options(ConnectorSession session)
+    public static PruningPlan.Options options(ConnectorSession session)
     {
         return new PruningPlan.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session), isDictionaryPruningEnabled(session), getDictionaryPruningMaxEntries(session), getDictionaryPruningSmallFileThreshold(session));
     }
 
-    static PruningPlan create(SchemaTableName table, PruningPlan.Options options, TupleDomain<ParquetBloomColumnHandle> constraint)
+    public static PruningPlan create(SchemaTableName table, PruningPlan.Options options, TupleDomain<ParquetBloomColumnHandle> constraint)
     {
         if (constraint.isNone()) {
             return PruningPlan.noneMatch(table, options);

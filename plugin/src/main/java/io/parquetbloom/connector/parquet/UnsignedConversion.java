@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.parquet;
 
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.trino.spi.block.Block;

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.system;
 
 import io.trino.spi.connector.SchemaTableName;
 
@@ -7,12 +7,12 @@ import java.util.Optional;
 /**
  * The {@code "<table>$<suffix>"} metadata tables every lake table has, the way Hive and Iceberg name theirs.
  */
-enum MetadataTableType
+public enum MetadataTableType
 {
     BLOOM_FILTERS("bloom_filters"),
     BLOOM_FILTER_ADVICE("bloom_filter_advice");
 
-    record Name(SchemaTableName table, MetadataTableType type) {}
+    public record Name(SchemaTableName table, MetadataTableType type) {}
 
     private final String suffix;
 
@@ -21,7 +21,7 @@ enum MetadataTableType
         this.suffix = suffix;
     }
 
-    static boolean isMetadataTableName(SchemaTableName name)
+    public static boolean isMetadataTableName(SchemaTableName name)
     {
         return name.getTableName().indexOf('$') >= 0;
     }
@@ -29,7 +29,7 @@ enum MetadataTableType
     /**
      * @return empty for a plain table name or an unknown suffix
      */
-    static Optional<Name> parse(SchemaTableName name)
+    public static Optional<Name> parse(SchemaTableName name)
     {
         String table = name.getTableName();
         int dollar = table.lastIndexOf('$');

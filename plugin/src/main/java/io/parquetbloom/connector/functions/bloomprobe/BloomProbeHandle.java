@@ -1,5 +1,6 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.functions.bloomprobe;
 
+import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 

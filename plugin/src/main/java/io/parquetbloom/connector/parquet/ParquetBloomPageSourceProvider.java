@@ -1,8 +1,14 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.parquet;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
+import io.parquetbloom.connector.ForParquetBloomColumnReads;
+import io.parquetbloom.connector.MetadataCacheFlusher;
+import io.parquetbloom.connector.ParquetBloomColumnHandle;
+import io.parquetbloom.connector.ParquetBloomSplit;
+import io.parquetbloom.connector.ParquetBloomTableHandle;
+import io.parquetbloom.connector.PruningPlans;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.ParquetFileMetadata;
@@ -26,8 +32,8 @@ import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.Column;
 import io.trino.parquet.DiskRange;
-import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.Field;
+import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.metadata.BlockMetadata;

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.system;
 
 import java.util.Optional;
 import java.util.OptionalDouble;

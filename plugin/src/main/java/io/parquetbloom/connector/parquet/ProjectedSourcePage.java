@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.parquet;
 
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;

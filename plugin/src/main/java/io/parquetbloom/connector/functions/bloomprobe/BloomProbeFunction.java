@@ -1,7 +1,10 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.functions.bloomprobe;
 
-import com.google.inject.Inject;
 import io.airlift.slice.Slice;
+import io.parquetbloom.connector.ParquetBloomColumnHandle;
+import io.parquetbloom.connector.ParquetBloomMetadata;
+import io.parquetbloom.connector.ParquetBloomTableHandle;
+import io.parquetbloom.connector.ParquetBloomTransactionManager;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorAccessControl;
@@ -53,7 +56,6 @@ public class BloomProbeFunction
 
     private final ParquetBloomTransactionManager transactionManager;
 
-    @Inject
     public BloomProbeFunction(ParquetBloomTransactionManager transactionManager)
     {
         super("system", "bloom_probe",
@@ -88,7 +90,7 @@ public class BloomProbeFunction
         }
         ParquetBloomColumnHandle columnHandle = (ParquetBloomColumnHandle) column;
         // fails here, on the coordinator, with the column and type named
-        ProbeValues.toNativeValue(columnName, columnHandle.type(), value);
+        BloomProbeValues.toNativeValue(columnName, columnHandle.type(), value);
         return TableFunctionAnalysis.builder()
                 .handle(new BloomProbeHandle(schema, table, columnHandle, value))
                 .build();

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.functions.bloomprobe;
 
 import io.trino.spi.connector.ConnectorSplit;
 

@@ -20,7 +20,7 @@ import static java.util.Objects.requireNonNull;
  * @param skippedBy what skips it when it is not read: {@code partition}, {@code statistics}, {@code no-match cache}
  * {@code bloom filter} or {@code dictionary}, in the order a query applies them
  */
-public record ProbeRow(
+public record BloomProbeRow(
         String file,
         Optional<String> partition,
         OptionalInt rowGroup,
@@ -35,7 +35,7 @@ public record ProbeRow(
     public static final String EXCLUDES = "excludes";
     public static final String MAY_CONTAIN = "may contain";
 
-    public ProbeRow
+    public BloomProbeRow
     {
         requireNonNull(file, "file is null");
         requireNonNull(partition, "partition is null");

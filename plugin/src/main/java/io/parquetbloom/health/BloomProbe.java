@@ -29,8 +29,8 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
-import static io.parquetbloom.health.ProbeRow.EXCLUDES;
-import static io.parquetbloom.health.ProbeRow.MAY_CONTAIN;
+import static io.parquetbloom.health.BloomProbeRow.EXCLUDES;
+import static io.parquetbloom.health.BloomProbeRow.MAY_CONTAIN;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -38,7 +38,7 @@ import static java.util.Objects.requireNonNull;
  * own, to say what statistics, the bloom filter, the dictionary and the no-match cache each say of every row group, and once with the
  * session's settings, to say which row groups a query reads.
  */
-public class LookupProbe
+public class BloomProbe
 {
     public static final String NOT_DICTIONARY_ENCODED = "not dictionary-encoded";
 
@@ -49,7 +49,7 @@ public class LookupProbe
     private final RowGroupPruner pruner;
 
     @Inject
-    public LookupProbe(ParquetMetadataReader metadataReader, RowGroupPruner pruner)
+    public BloomProbe(ParquetMetadataReader metadataReader, RowGroupPruner pruner)
     {
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.pruner = requireNonNull(pruner, "pruner is null");
@@ -60,7 +60,7 @@ public class LookupProbe
      * @param session the session's options: what a query would do
      * @return each file's rows, in the table's file order
      */
-    public InOrderWindow<LakeFile, List<ProbeRow>> probe(LakeTable table, String column, Function<PruningPlan.Options, PruningPlan> planFor, PruningPlan.Options session, Executor executor, ReadStats stats)
+    public InOrderWindow<LakeFile, List<BloomProbeRow>> probe(LakeTable table, String column, Function<PruningPlan.Options, PruningPlan> planFor, PruningPlan.Options session, Executor executor, ReadStats stats)
     {
         PruningPlan query = planFor.apply(session);
         PruningPlan statistics = planFor.apply(new PruningPlan.Options(true, false, session.maxBloomValues(), false));
@@ -77,7 +77,7 @@ public class LookupProbe
      */
     private record Paths(PruningPlan query, PruningPlan statistics, PruningPlan bloomFilter, PruningPlan dictionary, PruningPlan noMatch) {}
 
-    private List<ProbeRow> probeFile(LakeTable table, LakeFile lakeFile, String column, Paths paths, ReadStats stats)
+    private List<BloomProbeRow> probeFile(LakeTable table, LakeFile lakeFile, String column, Paths paths, ReadStats stats)
     {
         PruningPlan query = paths.query();
         String path = lakeFile.object().location().toString();
@@ -87,7 +87,7 @@ public class LookupProbe
             partitionValues.put(table.partitionColumns().get(i).name(), lakeFile.partitionValues().get(i));
         }
         if (!query.matchesPartition(partitionValues)) {
-            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("partition")));
+            return List.of(new BloomProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("partition")));
         }
         ParquetFileMetadata file;
         try {
@@ -95,7 +95,7 @@ public class LookupProbe
         }
         catch (RuntimeException e) {
             // the split source keeps such a file whole and lets the reader report it
-            return List.of(new ProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.of("footer unreadable: " + e.getMessage()), Optional.empty(), Optional.empty(), Optional.empty(), true, Optional.empty()));
+            return List.of(new BloomProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.of("footer unreadable: " + e.getMessage()), Optional.empty(), Optional.empty(), Optional.empty(), true, Optional.empty()));
         }
         Set<Integer> read = survivors(file, query, stats);
         Set<Integer> statisticsKeep = survivors(file, paths.statistics(), stats);
@@ -103,14 +103,14 @@ public class LookupProbe
         Set<Integer> dictionaryKeeps = survivors(file, paths.dictionary(), stats);
         Set<Integer> noMatchKeeps = survivors(file, paths.noMatch(), stats);
         List<RowGroup> rowGroups = file.metadata().getParquetMetadata().getRow_groups();
-        List<ProbeRow> rows = new ArrayList<>();
+        List<BloomProbeRow> rows = new ArrayList<>();
         for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
             String statisticsSays = statisticsKeep.contains(ordinal) ? MAY_CONTAIN : EXCLUDES;
             String filterSays = filterKeeps.contains(ordinal) ? filterKeeps(file, ordinal, column, stats) : EXCLUDES;
             String dictionarySays = dictionaryKeeps.contains(ordinal) ? dictionaryKeeps(file, ordinal, column, paths.dictionary().options().maxDictionaryEntries(), stats) : EXCLUDES;
             String noMatchSays = noMatchKeeps.contains(ordinal) ? "nothing recorded" : "no match recorded";
             Optional<String> skippedBy = read.contains(ordinal) ? Optional.empty() : Optional.of(skippedBy(query.options(), statisticsSays, filterSays, dictionarySays, noMatchSays));
-            rows.add(new ProbeRow(path, partition, OptionalInt.of(ordinal), OptionalLong.of(rowGroups.get(ordinal).getNum_rows()),
+            rows.add(new BloomProbeRow(path, partition, OptionalInt.of(ordinal), OptionalLong.of(rowGroups.get(ordinal).getNum_rows()),
                     Optional.of(statisticsSays), Optional.of(filterSays), Optional.of(dictionarySays), Optional.of(noMatchSays), read.contains(ordinal), skippedBy));
         }
         return rows;

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.system;
 
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.table.LakeTable;

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.system;
 
 import io.airlift.slice.Slice;
 import io.trino.spi.connector.RecordCursor;

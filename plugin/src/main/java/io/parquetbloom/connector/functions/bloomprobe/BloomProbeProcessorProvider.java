@@ -1,10 +1,13 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.functions.bloomprobe;
 
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.connector.ForParquetBloomMetadata;
+import io.parquetbloom.connector.ParquetBloomColumnHandle;
+import io.parquetbloom.connector.PruningPlans;
+import io.parquetbloom.health.BloomProbe;
+import io.parquetbloom.health.BloomProbeRow;
 import io.parquetbloom.health.InOrderWindow;
-import io.parquetbloom.health.LookupProbe;
-import io.parquetbloom.health.ProbeRow;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.s3.S3Location;
@@ -19,7 +22,6 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.SchemaTableName;
-import io.trino.spi.function.FunctionProvider;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.function.table.Descriptor;
 import io.trino.spi.function.table.TableFunctionProcessorProvider;
@@ -46,17 +48,17 @@ import static java.util.Objects.requireNonNull;
  * query's own pruner and plan, through that node's caches.
  */
 public class BloomProbeProcessorProvider
-        implements FunctionProvider, TableFunctionProcessorProvider
+        implements TableFunctionProcessorProvider
 {
     private static final int ROWS_PER_PAGE = 4_096;
 
     private final LakeTables lakeTables;
-    private final LookupProbe probe;
+    private final BloomProbe probe;
     private final ExecutorService executor;
     private final int concurrency;
 
     @Inject
-    public BloomProbeProcessorProvider(LakeTables lakeTables, LookupProbe probe, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config)
+    public BloomProbeProcessorProvider(LakeTables lakeTables, BloomProbe probe, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config)
     {
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.probe = requireNonNull(probe, "probe is null");
@@ -65,21 +67,12 @@ public class BloomProbeProcessorProvider
     }
 
     @Override
-    public TableFunctionProcessorProvider getTableFunctionProcessorProvider(ConnectorTableFunctionHandle functionHandle)
-    {
-        if (functionHandle instanceof BloomProbeHandle) {
-            return this;
-        }
-        throw new IllegalArgumentException("unknown table function handle: " + functionHandle);
-    }
-
-    @Override
     public TableFunctionSplitProcessor getSplitProcessor(ConnectorSession session, ConnectorTableFunctionHandle handle, Optional<ConnectorTableCredentials> tableCredentials, ConnectorSplit split)
     {
         BloomProbeHandle probeHandle = (BloomProbeHandle) handle;
         return new TableFunctionSplitProcessor()
         {
-            private InOrderWindow<LakeFile, List<ProbeRow>> files;
+            private InOrderWindow<LakeFile, List<BloomProbeRow>> files;
 
             @Override
             public TableFunctionProcessorState process()
@@ -88,7 +81,7 @@ public class BloomProbeProcessorProvider
                     files = run(session, probeHandle);
                 }
                 // a page of a few files' rows at a time, never the whole table's
-                List<ProbeRow> rows = new ArrayList<>();
+                List<BloomProbeRow> rows = new ArrayList<>();
                 while (files.hasNext() && rows.size() < ROWS_PER_PAGE) {
                     rows.addAll(files.next());
                 }
@@ -101,7 +94,7 @@ public class BloomProbeProcessorProvider
         };
     }
 
-    private InOrderWindow<LakeFile, List<ProbeRow>> run(ConnectorSession session, BloomProbeHandle handle)
+    private InOrderWindow<LakeFile, List<BloomProbeRow>> run(ConnectorSession session, BloomProbeHandle handle)
     {
         SchemaTableName name = handle.schemaTableName();
         ReadStats stats = new ReadStats();
@@ -109,17 +102,17 @@ public class BloomProbeProcessorProvider
                 .orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "bloom_probe: table %s not found".formatted(name)));
         LakeTable table = lakeTables.getTable(name, folder, stats.requests());
         ParquetBloomColumnHandle column = handle.column();
-        Object value = ProbeValues.toNativeValue(column.name(), column.type(), handle.value());
+        Object value = BloomProbeValues.toNativeValue(column.name(), column.type(), handle.value());
         TupleDomain<ParquetBloomColumnHandle> constraint = TupleDomain.withColumnDomains(Map.of(column, Domain.singleValue(column.type(), value)));
         return probe.probe(table, column.name(), options -> PruningPlans.create(name, options, constraint), PruningPlans.options(session),
                 new BoundedExecutor(executor, concurrency), stats);
     }
 
-    private static Page toPage(List<ProbeRow> rows)
+    private static Page toPage(List<BloomProbeRow> rows)
     {
         List<Type> types = BloomProbeFunction.COLUMNS.getFields().stream().map(Descriptor.Field::getType).map(Optional::orElseThrow).toList();
         PageBuilder page = new PageBuilder(rows.size(), types);
-        for (ProbeRow row : rows) {
+        for (BloomProbeRow row : rows) {
             page.declarePosition();
             write(page, types, 0, row.file());
             write(page, types, 1, row.partition().orElse(null));

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.system;
 
 import io.parquetbloom.health.AdviceThresholds;
 import io.parquetbloom.health.ColumnAdvice;
@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
-import static io.parquetbloom.connector.SystemTableValues.value;
+import static io.parquetbloom.connector.system.SystemTableValues.value;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -34,7 +34,7 @@ import static java.util.Objects.requireNonNull;
  * catalog's recent queries on the table constrained it, the verdict, and the writer settings that apply it.
  * Thresholds come from the session ({@code bloom_filter_advice_*}, defaulting to the catalog's properties).
  */
-class BloomFilterAdviceTable
+public class BloomFilterAdviceTable
         extends HealthSystemTable
 {
     private static final List<ColumnMetadata> COLUMNS = List.of(
@@ -74,7 +74,7 @@ class BloomFilterAdviceTable
      * @param thresholds from the session of the query that names the table: the cursor's session is the system
      * catalog's, without this catalog's properties
      */
-    BloomFilterAdviceTable(SchemaTableName name, SchemaTableName baseTable, Supplier<LakeTable> table, FilterHealthScanner scanner, QueryShareWindow queryWindow, Executor executor, AdviceThresholds thresholds)
+    public BloomFilterAdviceTable(SchemaTableName name, SchemaTableName baseTable, Supplier<LakeTable> table, FilterHealthScanner scanner, QueryShareWindow queryWindow, Executor executor, AdviceThresholds thresholds)
     {
         super(name, COLUMNS, table, scanner, executor);
         this.baseTable = requireNonNull(baseTable, "baseTable is null");

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.system;
 
 import com.google.common.collect.Iterators;
 import io.airlift.slice.Slices;
@@ -23,7 +23,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import static io.airlift.slice.Slices.utf8Slice;
-import static io.parquetbloom.connector.SystemTableValues.value;
+import static io.parquetbloom.connector.system.SystemTableValues.value;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DoubleType.DOUBLE;
@@ -34,7 +34,7 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
  * {@code "<table>$bloom_filters"}: one row per file, row group and column, whether or not the chunk has a filter,
  * and one row (without row group and column) per file whose footer cannot be read.
  */
-class BloomFiltersTable
+public class BloomFiltersTable
         extends HealthSystemTable
 {
     private static final int FILE_PATH = 0;
@@ -60,7 +60,7 @@ class BloomFiltersTable
             new ColumnMetadata("dictionary_encoded", BOOLEAN),
             new ColumnMetadata("dictionary_bytes", BIGINT));
 
-    BloomFiltersTable(SchemaTableName name, Supplier<LakeTable> table, FilterHealthScanner scanner, Executor executor)
+    public BloomFiltersTable(SchemaTableName name, Supplier<LakeTable> table, FilterHealthScanner scanner, Executor executor)
     {
         super(name, COLUMNS, table, scanner, executor);
     }

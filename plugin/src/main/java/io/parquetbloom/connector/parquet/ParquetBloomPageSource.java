@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.parquet;
 
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.metadata.MetadataCacheStats;

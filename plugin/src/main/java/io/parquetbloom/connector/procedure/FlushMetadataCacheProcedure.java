@@ -1,7 +1,8 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.procedure;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
+import io.parquetbloom.connector.MetadataCacheFlusher;
 import io.trino.spi.TrinoException;
 import io.trino.spi.procedure.Procedure;
 

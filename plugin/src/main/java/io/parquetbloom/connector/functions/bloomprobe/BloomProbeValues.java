@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.connector.functions.bloomprobe;
 
 import io.airlift.slice.Slices;
 import io.trino.spi.TrinoException;
@@ -36,9 +36,9 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
  * user would compare the column with ({@code 42}, {@code 2026-01-31}, {@code 2026-01-31 12:00:00.123},
  * {@code 12.50}, a UUID, hex digits for VARBINARY).
  */
-final class ProbeValues
+final class BloomProbeValues
 {
-    private ProbeValues() {}
+    private BloomProbeValues() {}
 
     static Object toNativeValue(String column, Type type, String text)
     {
