@@ -4,6 +4,8 @@ import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.type.Type;
 
+import java.util.Optional;
+
 import static io.airlift.slice.SizeOf.estimatedSizeOf;
 import static io.airlift.slice.SizeOf.instanceSize;
 import static java.util.Objects.requireNonNull;
@@ -28,7 +30,7 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
         return ColumnMetadata.builder()
                 .setName(name)
                 .setType(type)
-                .setExtraInfo(partitionKey ? java.util.Optional.of("partition key") : java.util.Optional.empty())
+                .setExtraInfo(partitionKey ? Optional.of("partition key") : Optional.empty())
                 .build();
     }
 

@@ -77,30 +77,25 @@ public class ParquetBloomSplitManager
                 .orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(table.schemaTableName())));
         queryWindow.record(session.getQueryId(), table.schemaTableName(), lookupColumns(table.constraint(), dynamicFilterColumns));
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), table.constraint());
-        ImmutableList.Builder<ParquetBloomSplitSource.PlannedFile> files = ImmutableList.builder();
+        ImmutableList.Builder<FileSplitPlanner.PlannedFile> files = ImmutableList.builder();
         for (LakeFile file : lakeTable.files()) {
             Map<String, Optional<String>> partitionValues = new LinkedHashMap<>();
             for (int i = 0; i < lakeTable.partitionColumns().size(); i++) {
                 partitionValues.put(lakeTable.partitionColumns().get(i).name(), file.partitionValues().get(i));
             }
             if (plan.matchesPartition(partitionValues)) {
-                files.add(new ParquetBloomSplitSource.PlannedFile(file, partitionValues));
+                files.add(new FileSplitPlanner.PlannedFile(file, partitionValues));
             }
         }
         return new ParquetBloomSplitSource(
                 files.build(),
                 table.constraint(),
                 plan,
-                maxSplitSize,
                 dynamicFilterWaitMillis,
                 // this query's share of the catalog's metadata threads
                 new BoundedExecutor(executor, concurrency),
                 concurrency,
-                metadataReader,
-                pruner,
-                metadata.requestStats(),
-                flusher.epoch(),
-                totals);
+                new FileSplitPlanner(metadataReader, pruner, maxSplitSize, flusher.epoch(), metadata.requestStats(), totals));
     }
 
     @Override

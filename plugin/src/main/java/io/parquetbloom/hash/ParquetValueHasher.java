@@ -29,6 +29,7 @@ import org.apache.parquet.schema.PrimitiveType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.Arrays;
 
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.util.Objects.requireNonNull;
@@ -283,7 +284,7 @@ public final class ParquetValueHasher
         }
         byte[] padded = new byte[trimmed.length() + paddings - 1];
         trimmed.getBytes(0, padded, 0, trimmed.length());
-        java.util.Arrays.fill(padded, trimmed.length(), padded.length, (byte) ' ');
+        Arrays.fill(padded, trimmed.length(), padded.length, (byte) ' ');
         long[] hashes = new long[paddings];
         for (int i = 0; i < paddings; i++) {
             hashes[i] = XxHash64.hashBytes(padded, 0, trimmed.length() + i);

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -156,7 +157,7 @@ public class BloomProbe
     private String dictionaryKeeps(ParquetFileMetadata file, int ordinal, String column, int maxEntries, ReadStats stats)
     {
         // a top-level column, named as trino-parquet names the file's fields (lower case)
-        List<String> path = List.of(column.toLowerCase(java.util.Locale.ROOT));
+        List<String> path = List.of(column.toLowerCase(Locale.ROOT));
         Optional<ColumnChunkMetadata> chunk = file.columnChunk(ordinal, path);
         if (chunk.isEmpty() || !ChunkDictionary.entirelyDictionaryEncoded(chunk.get())) {
             return NOT_DICTIONARY_ENCODED;

@@ -19,8 +19,8 @@ import java.io.IOException;
 import java.io.InputStream;
 
 import static io.trino.parquet.ParquetCompressionUtils.decompress;
-import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
 import static org.apache.parquet.format.Util.readPageHeader;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
 
 /**
  * Turns the bytes of a dictionary page (header and data) into a {@link ChunkDictionary} with trino-parquet's own

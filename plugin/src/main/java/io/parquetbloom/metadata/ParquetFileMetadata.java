@@ -2,11 +2,11 @@ package io.parquetbloom.metadata;
 
 import com.google.common.base.Suppliers;
 import io.parquetbloom.s3.S3ObjectInfo;
+import io.trino.parquet.ParquetCorruptionException;
+import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
-import io.trino.parquet.ParquetCorruptionException;
-import io.trino.parquet.ParquetDataSourceId;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
@@ -14,6 +14,7 @@ import org.apache.parquet.format.RowGroup;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -132,7 +133,7 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
         if (keepFrom <= tailStart) {
             return this;
         }
-        byte[] kept = java.util.Arrays.copyOfRange(tail, (int) (keepFrom - tailStart), tail.length);
+        byte[] kept = Arrays.copyOfRange(tail, (int) (keepFrom - tailStart), tail.length);
         return new ParquetFileMetadata(object, metadata, keepFrom, kept, blocksSupplier);
     }
 

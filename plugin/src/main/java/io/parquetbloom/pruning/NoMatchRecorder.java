@@ -4,6 +4,7 @@ import io.parquetbloom.metadata.FileKey;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.predicate.Domain;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static com.google.common.base.Preconditions.checkArgument;
@@ -108,7 +109,7 @@ public final class NoMatchRecorder
             finishCurrent();
             current = rowGroup;
             positionsSeen = 0;
-            java.util.Arrays.fill(matched, false);
+            Arrays.fill(matched, false);
         }
         for (int i = 0; i < columns.size(); i++) {
             if (!matched[i]) {

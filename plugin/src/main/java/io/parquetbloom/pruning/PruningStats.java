@@ -4,8 +4,10 @@ import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.metrics.Metric;
 
+import java.util.List;
 import java.util.Map;
 
+import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * What pruning did for one reader: these counters become the page source's metrics, shown per table scan in
@@ -193,24 +195,81 @@ public final class PruningStats
         return dictionariesUnusable;
     }
 
-    public synchronized Map<String, Metric<?>> toMetrics()
+    /**
+     * The counts of a split's page source, as metrics under their names.
+     */
+    public Map<String, Metric<?>> toMetrics()
     {
+        return metrics(List.of(
+                "rowGroupsTotal",
+                "rowGroupsPrunedByStatistics",
+                "rowGroupsPrunedByBloomFilter",
+                "rowGroupsPrunedByNoMatchCache",
+                "rowGroupsRecordedNoMatch",
+                "bloomFiltersProbed",
+                "bloomFilterVectorProbes",
+                "bloomFiltersUnusable",
+                "bloomFilterBytesRead",
+                "statisticsUnusable",
+                "rowGroupsPrunedByDictionary",
+                "dictionaryPagesRead",
+                "dictionaryBytesRead",
+                "dictionariesUnusable",
+                "rowGroupsRead"));
+    }
+
+    /**
+     * The counts of the coordinator's pruning before splits exist, apart from the splits' own in EXPLAIN ANALYZE.
+     */
+    public Map<String, Metric<?>> toPlanningMetrics()
+    {
+        return metrics(List.of(
+                "planningRowGroupsTotal",
+                "planningRowGroupsPrunedByStatistics",
+                "planningRowGroupsPrunedByBloomFilter",
+                "planningRowGroupsPrunedByNoMatchCache",
+                "planningRowGroupsRecordedNoMatch",
+                "planningBloomFiltersProbed",
+                "planningBloomFilterVectorProbes",
+                "planningBloomFiltersUnusable",
+                "planningBloomFilterBytesRead",
+                "planningStatisticsUnusable",
+                "planningRowGroupsPrunedByDictionary",
+                "planningDictionaryPagesRead",
+                "planningDictionaryBytesRead",
+                "planningDictionariesUnusable",
+                "planningRowGroupsRead"));
+    }
+
+    // names in the order of counts()
+    private Map<String, Metric<?>> metrics(List<String> names)
+    {
+        long[] counts = counts();
+        checkArgument(names.size() == counts.length, "%s names for %s counts", names.size(), counts.length);
         ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
-        metrics.put("rowGroupsTotal", new LongCount(rowGroupsTotal));
-        metrics.put("rowGroupsPrunedByStatistics", new LongCount(rowGroupsPrunedByStatistics));
-        metrics.put("rowGroupsPrunedByBloomFilter", new LongCount(rowGroupsPrunedByBloomFilter));
-        metrics.put("rowGroupsPrunedByNoMatchCache", new LongCount(rowGroupsPrunedByNoMatchCache));
-        metrics.put("rowGroupsRecordedNoMatch", new LongCount(rowGroupsRecordedNoMatch));
-        metrics.put("bloomFiltersProbed", new LongCount(bloomFiltersProbed));
-        metrics.put("bloomFilterVectorProbes", new LongCount(bloomFilterVectorProbes));
-        metrics.put("bloomFiltersUnusable", new LongCount(bloomFiltersUnusable));
-        metrics.put("bloomFilterBytesRead", new LongCount(bloomFilterBytesRead));
-        metrics.put("statisticsUnusable", new LongCount(statisticsUnusable));
-        metrics.put("rowGroupsPrunedByDictionary", new LongCount(rowGroupsPrunedByDictionary));
-        metrics.put("dictionaryPagesRead", new LongCount(dictionaryPagesRead));
-        metrics.put("dictionaryBytesRead", new LongCount(dictionaryBytesRead));
-        metrics.put("dictionariesUnusable", new LongCount(dictionariesUnusable));
-        metrics.put("rowGroupsRead", new LongCount(rowGroupsRead));
+        for (int i = 0; i < counts.length; i++) {
+            metrics.put(names.get(i), new LongCount(counts[i]));
+        }
         return metrics.buildOrThrow();
+    }
+
+    private synchronized long[] counts()
+    {
+        return new long[] {
+                rowGroupsTotal,
+                rowGroupsPrunedByStatistics,
+                rowGroupsPrunedByBloomFilter,
+                rowGroupsPrunedByNoMatchCache,
+                rowGroupsRecordedNoMatch,
+                bloomFiltersProbed,
+                bloomFilterVectorProbes,
+                bloomFiltersUnusable,
+                bloomFilterBytesRead,
+                statisticsUnusable,
+                rowGroupsPrunedByDictionary,
+                dictionaryPagesRead,
+                dictionaryBytesRead,
+                dictionariesUnusable,
+                rowGroupsRead};
     }
 }

@@ -127,8 +127,8 @@ final class TestParquetBloomSplitSource
     private static ParquetBloomSplitSource splitSource(InMemoryObjectStore store, Executor executor, TupleDomain<ParquetBloomColumnHandle> constraint, long maxSplitSize)
     {
         TestingMetadata metadata = TestingMetadata.create(store);
-        List<ParquetBloomSplitSource.PlannedFile> files = IntStream.range(0, FILES)
-                .mapToObj(i -> new ParquetBloomSplitSource.PlannedFile(
+        List<FileSplitPlanner.PlannedFile> files = IntStream.range(0, FILES)
+                .mapToObj(i -> new FileSplitPlanner.PlannedFile(
                         new LakeFile(new S3ObjectInfo(new S3Location("bucket", "table/file-%05d.parquet".formatted(i)), FILE.length, "etag-" + i), List.of()),
                         Map.<String, Optional<String>>of()))
                 .toList();
@@ -136,15 +136,10 @@ final class TestParquetBloomSplitSource
                 files,
                 constraint,
                 PruningPlans.create(new SchemaTableName("schema", "table"), new PruningPlan.Options(true, true, 1_000, false), constraint),
-                maxSplitSize,
                 0,
                 executor,
                 WINDOW,
-                metadata.reader(),
-                metadata.pruner(),
-                new S3RequestStats(),
-                0,
-                new PruningTotals());
+                new FileSplitPlanner(metadata.reader(), metadata.pruner(), maxSplitSize, 0, new S3RequestStats(), new PruningTotals()));
     }
 
     private static long metric(ParquetBloomSplitSource source, String name)

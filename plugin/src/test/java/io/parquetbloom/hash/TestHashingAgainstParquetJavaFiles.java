@@ -28,12 +28,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -51,6 +54,7 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.lang.Math.floorDiv;
 import static java.lang.Math.floorMod;
+import static java.util.UUID.randomUUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -104,7 +108,7 @@ final class TestHashingAgainstParquetJavaFiles
                     random.nextLong(),
                     nonZeroFloat(random),
                     random.nextDouble(-1e9, 1e9) + 0.5,
-                    java.util.UUID.randomUUID().toString() + "é",
+                    randomUUID().toString() + "é",
                     "k" + random.nextInt(1_000_000) + " ".repeat(random.nextInt(0, 4)),
                     bytes,
                     new UUID(random.nextLong(), random.nextLong()),
@@ -114,8 +118,8 @@ final class TestHashingAgainstParquetJavaFiles
                     random.nextLong(),
                     random.nextInt(-999_999_999, 1_000_000_000),
                     random.nextLong(-999_999_999_999_999_999L, 999_999_999_999_999_999L),
-                    new BigInteger(96, new java.util.Random(random.nextLong())).subtract(BigInteger.ONE.shiftLeft(95)),
-                    new BigInteger(120, new java.util.Random(random.nextLong())).subtract(BigInteger.ONE.shiftLeft(119))));
+                    new BigInteger(96, new Random(random.nextLong())).subtract(BigInteger.ONE.shiftLeft(95)),
+                    new BigInteger(120, new Random(random.nextLong())).subtract(BigInteger.ONE.shiftLeft(119))));
         }
 
         Path file = directory.resolve("all_types.parquet");
@@ -336,13 +340,13 @@ final class TestHashingAgainstParquetJavaFiles
 
     static byte[] uuidBytes(UUID uuid)
     {
-        return java.nio.ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array();
+        return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array();
     }
 
     private static byte[] signExtend(byte[] minimal, int length)
     {
         byte[] result = new byte[length];
-        java.util.Arrays.fill(result, 0, length - minimal.length, minimal[0] < 0 ? (byte) -1 : 0);
+        Arrays.fill(result, 0, length - minimal.length, minimal[0] < 0 ? (byte) -1 : 0);
         System.arraycopy(minimal, 0, result, length - minimal.length, minimal.length);
         return result;
     }

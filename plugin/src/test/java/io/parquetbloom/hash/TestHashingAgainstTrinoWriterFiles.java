@@ -1,5 +1,6 @@
 package io.parquetbloom.hash;
 
+import com.google.common.collect.ImmutableList;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.parquetbloom.sbbf.SplitBlockBloomFilter;
@@ -13,7 +14,6 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.Type;
 import org.apache.parquet.format.CompressionCodec;
-import com.google.common.collect.ImmutableList;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.UUID;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
@@ -143,7 +144,7 @@ final class TestHashingAgainstTrinoWriterFiles
             return (long) Float.floatToRawIntBits((float) random.nextDouble(1, 1e6));
         }
         if (type == VARCHAR) {
-            return Slices.utf8Slice(new java.util.UUID(random.nextLong(), random.nextLong()).toString());
+            return Slices.utf8Slice(new UUID(random.nextLong(), random.nextLong()).toString());
         }
         byte[] bytes = new byte[type == UUID ? 16 : random.nextInt(1, 30)];
         random.nextBytes(bytes);

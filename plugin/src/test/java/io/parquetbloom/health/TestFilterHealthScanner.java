@@ -10,7 +10,6 @@ import io.parquetbloom.testing.TestingMetadata;
 import io.parquetbloom.testing.TestingParquetFiles;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -19,9 +18,12 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 
@@ -34,8 +36,8 @@ import static org.assertj.core.api.Assertions.within;
  */
 final class TestFilterHealthScanner
 {
-    private static final java.nio.file.Path DATA = java.nio.file.Path.of(System.getProperty("parquetbloom.testdata",
-            java.nio.file.Path.of("..", "..", "shared", "testdata", "parquet-testing", "data").toString()));
+    private static final Path DATA = Path.of(System.getProperty("parquetbloom.testdata",
+            Path.of("..", "..", "shared", "testdata", "parquet-testing", "data").toString()));
     private static final Executor DIRECT = Runnable::run;
 
     @Test
@@ -43,7 +45,7 @@ final class TestFilterHealthScanner
             throws IOException
     {
         for (boolean withLength : List.of(false, true)) {
-            java.nio.file.Path file = DATA.resolve(withLength ? "data_index_bloom_encoding_with_length.parquet" : "data_index_bloom_encoding_stats.parquet");
+            Path file = DATA.resolve(withLength ? "data_index_bloom_encoding_with_length.parquet" : "data_index_bloom_encoding_stats.parquet");
             TableHealth health = scan(Files.readAllBytes(file));
             assertThat(health.unreadableFiles()).isEmpty();
             assertThat(health.chunks()).hasSize(1);
@@ -94,7 +96,7 @@ final class TestFilterHealthScanner
     @Test
     void unreadableFooterIsReportedNotThrown()
     {
-        TableHealth health = scan("not a parquet file, only bytes".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        TableHealth health = scan("not a parquet file, only bytes".getBytes(StandardCharsets.UTF_8));
         assertThat(health.chunks()).isEmpty();
         assertThat(health.unreadableFiles()).singleElement().satisfies(file -> {
             assertThat(file.file()).isEqualTo("s3://bucket/table/file.parquet");
@@ -110,19 +112,19 @@ final class TestFilterHealthScanner
         return new FilterHealthScanner(metadata.reader()).scan(table, DIRECT, true, new ReadStats());
     }
 
-    private static java.util.Optional<String> logicalType(java.nio.file.Path file)
+    private static Optional<String> logicalType(Path file)
             throws IOException
     {
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(file.toAbsolutePath().toUri()), new Configuration(false)))) {
-            return java.util.Optional.ofNullable(reader.getFooter().getFileMetaData().getSchema().getColumns().getFirst().getPrimitiveType().getLogicalTypeAnnotation()).map(Object::toString);
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()), new Configuration(false)))) {
+            return Optional.ofNullable(reader.getFooter().getFileMetaData().getSchema().getColumns().getFirst().getPrimitiveType().getLogicalTypeAnnotation()).map(Object::toString);
         }
     }
 
-    private static long distinctValues(java.nio.file.Path file)
+    private static long distinctValues(Path file)
             throws IOException
     {
         Set<String> values = new HashSet<>();
-        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), new Path(file.toAbsolutePath().toUri())).withConf(new Configuration(false)).build()) {
+        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri())).withConf(new Configuration(false)).build()) {
             for (Group group = reader.read(); group != null; group = reader.read()) {
                 if (group.getFieldRepetitionCount(0) > 0) {
                     values.add(group.getString(0, 0));

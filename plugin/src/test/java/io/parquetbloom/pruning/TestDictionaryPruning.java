@@ -21,6 +21,12 @@ import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -65,7 +71,7 @@ final class TestDictionaryPruning
 
     @Test
     void chunksThatFellBackToPlainAreNeverPrunedByTheirDictionary()
-            throws java.io.IOException
+            throws IOException
     {
         byte[] file = TestingParquetFiles.serials(ROW_GROUPS, ROWS);
         // the fixture is what it claims: dictionary pages first, then PLAIN data pages, in every row group
@@ -126,7 +132,7 @@ final class TestDictionaryPruning
 
         // the GETs fail (S3 trouble): kept and counted
         byte[] file = TestingParquetFiles.serials(ROW_GROUPS, ROWS);
-        long footerStart = file.length - 8 - java.nio.ByteBuffer.wrap(file, file.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        long footerStart = file.length - 8 - ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         Pruner failing = new Pruner(new InMemoryObjectStore(file, position -> position < footerStart));
         pruned = failing.prune(Map.of("serial", varchar("serial-55")), DICTIONARIES);
         assertThat(pruned.survivors()).containsExactly(0, 1, 2, 3);
@@ -135,18 +141,18 @@ final class TestDictionaryPruning
 
     @Test
     void aHeaderThatDeclaresFewerEntriesThanThePageHoldsIsUnusable()
-            throws java.io.IOException
+            throws IOException
     {
         // the page's bytes intact, its header one entry short: decoding it would drop serial-19 (and so on) from the
         // dictionary and prune row groups that hold it
         byte[] file = TestingParquetFiles.serials(ROW_GROUPS, ROWS);
         for (RowGroup rowGroup : FooterBloomFilters.readFooter(file).getRow_groups()) {
             int offset = (int) column(rowGroup, "Serial").getDictionary_page_offset();
-            org.apache.parquet.format.PageHeader header = org.apache.parquet.format.Util.readPageHeader(new java.io.ByteArrayInputStream(file, offset, file.length - offset));
-            java.io.ByteArrayOutputStream original = new java.io.ByteArrayOutputStream();
+            org.apache.parquet.format.PageHeader header = org.apache.parquet.format.Util.readPageHeader(new ByteArrayInputStream(file, offset, file.length - offset));
+            ByteArrayOutputStream original = new ByteArrayOutputStream();
             org.apache.parquet.format.Util.writePageHeader(header, original);
             header.getDictionary_page_header().setNum_values(header.getDictionary_page_header().getNum_values() - 1);
-            java.io.ByteArrayOutputStream changed = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream changed = new ByteArrayOutputStream();
             org.apache.parquet.format.Util.writePageHeader(header, changed);
             assertThat(changed.size()).isEqualTo(original.size());
             System.arraycopy(changed.toByteArray(), 0, file, offset, changed.size());
@@ -225,7 +231,7 @@ final class TestDictionaryPruning
 
         Pruned prune(Map<String, Domain> domains, PruningPlan.Options options)
         {
-            Map<PruningPlan.DataColumn, Domain> columns = new java.util.HashMap<>();
+            Map<PruningPlan.DataColumn, Domain> columns = new HashMap<>();
             domains.forEach((name, domain) -> columns.put(new PruningPlan.DataColumn(name, domain.getType()), domain));
             PruningPlan plan = PruningPlan.of(new SchemaTableName("schema", "table"), options, columns, Map.of());
             RowGroupSelection selection = metadata.pruner().prune(footer, plan, RowGroupScope.WHOLE_FILE, new ReadStats());

@@ -1,7 +1,7 @@
 package io.parquetbloom.pruning;
 
-import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.FileKey;
+import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;

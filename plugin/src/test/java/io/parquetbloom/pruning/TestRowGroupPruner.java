@@ -16,10 +16,12 @@ import org.apache.parquet.format.Statistics;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -71,7 +73,7 @@ final class TestRowGroupPruner
     {
         byte[] file = TestingParquetFiles.devices(ROW_GROUPS, ROWS);
         // the tail read holds only the footer; the filters' own GET fails as S3 does under throttling
-        long footerStart = file.length - 8 - ByteBuffer.wrap(file, file.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        long footerStart = file.length - 8 - ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         InMemoryObjectStore store = new InMemoryObjectStore(file, position -> position < footerStart);
         // a footer read with a tail that ends before the filters: they need a GET of their own
         ParquetFileMetadata metadata = FooterReader.readFooter(store, store.object(), 64, new S3RequestStats());
@@ -128,7 +130,7 @@ final class TestRowGroupPruner
         return PruningPlan.of(new SchemaTableName("schema", "table"), options, columns, Map.of());
     }
 
-    private static void forColumn(org.apache.parquet.format.FileMetaData footer, String column, java.util.function.Consumer<ColumnChunk> action)
+    private static void forColumn(org.apache.parquet.format.FileMetaData footer, String column, Consumer<ColumnChunk> action)
     {
         for (RowGroup rowGroup : footer.getRow_groups()) {
             for (ColumnChunk chunk : rowGroup.getColumns()) {

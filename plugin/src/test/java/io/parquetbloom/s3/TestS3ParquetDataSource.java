@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -124,7 +125,7 @@ final class TestS3ParquetDataSource
         int rowGroups = 10;
         byte[] descending = bytes(4 + rowGroups * 100);
         ImmutableListMultimap.Builder<String, DiskRange> chunks = ImmutableListMultimap.builder();
-        Map<DiskRange, Integer> rowGroupOf = new java.util.HashMap<>();
+        Map<DiskRange, Integer> rowGroupOf = new HashMap<>();
         for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
             DiskRange key = new DiskRange(4 + (rowGroups - 1 - rowGroup) * 100L, 100);
             chunks.put("key" + rowGroup, key);

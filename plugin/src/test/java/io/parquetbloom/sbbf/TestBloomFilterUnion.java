@@ -2,6 +2,8 @@ package io.parquetbloom.sbbf;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,10 +22,10 @@ final class TestBloomFilterUnion
             keys[i] = random.nextLong();
         }
         BloomFilterUnion union = new BloomFilterUnion(64 * 1024);
-        java.util.Set<Long> distinct = new java.util.HashSet<>();
+        Set<Long> distinct = new HashSet<>();
         for (int rowGroup = 0; rowGroup < 8; rowGroup++) {
             SplitBlockBloomFilterBuilder builder = new SplitBlockBloomFilterBuilder(64 * 1024);
-            java.util.Set<Long> inRowGroup = new java.util.HashSet<>();
+            Set<Long> inRowGroup = new HashSet<>();
             for (int i = 0; i < 5_000; i++) {
                 long key = keys[random.nextInt(keys.length)];
                 builder.insert(key);

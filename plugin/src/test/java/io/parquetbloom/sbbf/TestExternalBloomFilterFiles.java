@@ -5,7 +5,6 @@ import io.parquetbloom.hash.ParquetValueHasher;
 import io.parquetbloom.hash.ValueHash;
 import io.parquetbloom.testing.FooterBloomFilters;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -18,6 +17,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -30,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class TestExternalBloomFilterFiles
 {
-    static final java.nio.file.Path DATA = java.nio.file.Path.of(System.getProperty("parquetbloom.testdata",
-            java.nio.file.Path.of("..", "..", "shared", "testdata", "parquet-testing", "data").toString()));
+    static final Path DATA = Path.of(System.getProperty("parquetbloom.testdata",
+            Path.of("..", "..", "shared", "testdata", "parquet-testing", "data").toString()));
 
     private static final List<String> INSERTED = List.of("hello", "parquet", "bloom", "filter");
     private static final List<String> NOT_INSERTED = List.of("world", "Hello", "parquet ", "arrow", "trino", "filters", "", "bloo", "hello!", "PARQUET",
@@ -56,7 +57,7 @@ final class TestExternalBloomFilterFiles
         assertThat(TestingBloomFilters.serialize(builder.build())).isEqualTo(bytes);
         assertThat(filter.bitsSet()).isEqualTo(4 * 8);
 
-        BlockSplitBloomFilter reference = new BlockSplitBloomFilter(java.util.Arrays.copyOfRange(bytes, 16, bytes.length));
+        BlockSplitBloomFilter reference = new BlockSplitBloomFilter(Arrays.copyOfRange(bytes, 16, bytes.length));
         for (BlockProbe probe : TestParquetJavaCompatibility.probes()) {
             for (String word : INSERTED) {
                 assertThat(mightContain(filter.withProbe(probe), word)).as(word).isTrue();
@@ -94,7 +95,7 @@ final class TestExternalBloomFilterFiles
     private static void verifyFooterFilters(String name, boolean hasLength, long expectedOffset)
             throws IOException
     {
-        java.nio.file.Path file = DATA.resolve(name);
+        Path file = DATA.resolve(name);
         List<FooterBloomFilters.ChunkFilter> filters = FooterBloomFilters.readFilters(Files.readAllBytes(file));
         assertThat(filters).hasSize(1);
         FooterBloomFilters.ChunkFilter chunk = filters.getFirst();
@@ -108,11 +109,11 @@ final class TestExternalBloomFilterFiles
 
         Configuration configuration = new Configuration(false);
         PrimitiveType column;
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(file.toAbsolutePath().toUri()), configuration))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()), configuration))) {
             column = reader.getFooter().getFileMetaData().getSchema().getColumns().getFirst().getPrimitiveType();
         }
         int values = 0;
-        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), new Path(file.toAbsolutePath().toUri())).withConf(configuration).build()) {
+        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri())).withConf(configuration).build()) {
             for (Group group = reader.read(); group != null; group = reader.read()) {
                 if (group.getFieldRepetitionCount(0) == 0) {
                     continue;

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.OptionalInt;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
@@ -112,7 +113,7 @@ final class TestParquetJavaCompatibility
     {
         for (int numBytes : new int[] {32, 64, 1024, 2048, 32 * 1024, 1024 * 1024, 96, 1_000_032, SplitBlockBloomFilter.MAX_BYTES}) {
             byte[] header = TestingBloomFilters.header(numBytes);
-            byte[] withBitset = java.util.Arrays.copyOf(header, header.length + 64);
+            byte[] withBitset = Arrays.copyOf(header, header.length + 64);
             assertThat(BloomFilterHeader.parse(withBitset, 0, withBitset.length))
                     .as("header for %d bytes", numBytes)
                     .isEqualTo(new BloomFilterHeader.ParseResult.Parsed(new BloomFilterHeader(numBytes, header.length)));

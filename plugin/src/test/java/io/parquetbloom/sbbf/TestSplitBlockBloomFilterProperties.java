@@ -2,6 +2,7 @@ package io.parquetbloom.sbbf;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.OptionalInt;
 import java.util.SplittableRandom;
 
@@ -275,7 +276,7 @@ final class TestSplitBlockBloomFilterProperties
         // numBytes 40 (not a multiple of 32), 0, negative, 256 MiB
         for (int numBytes : new int[] {40, 0, -32, 256 * 1024 * 1024}) {
             byte[] header = TestingBloomFilters.header(numBytes);
-            byte[] bytes = java.util.Arrays.copyOf(header, header.length + 64);
+            byte[] bytes = Arrays.copyOf(header, header.length + 64);
             assertUnusable(bytes, bytes.length, OptionalInt.empty(), "numBytes");
         }
 

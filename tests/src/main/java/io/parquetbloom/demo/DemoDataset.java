@@ -13,6 +13,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -187,7 +189,7 @@ public final class DemoDataset
             try {
                 Files.createDirectories(workDirectory);
                 Files.deleteIfExists(local);
-                long monthStartMicros = java.time.LocalDate.of(year, month, 1).atStartOfDay().toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000;
+                long monthStartMicros = LocalDate.of(year, month, 1).atStartOfDay().toEpochSecond(ZoneOffset.UTC) * 1_000_000;
                 try (EventFileWriter writer = writers.create(local, scale)) {
                     int rows = scale.rowGroupsPerFile() * scale.rowsPerRowGroup();
                     for (int row = 0; row < rows; row++) {

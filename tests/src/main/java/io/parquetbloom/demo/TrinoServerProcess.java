@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -129,7 +130,7 @@ public final class TrinoServerProcess
     public int awaitExit(Duration timeout)
     {
         try {
-            if (!process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("Trino still running after " + timeout);
             }
             return process.exitValue();
@@ -186,7 +187,7 @@ public final class TrinoServerProcess
     {
         process.destroy();
         try {
-            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
         }

@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.SplittableRandom;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
@@ -42,7 +43,7 @@ public class BenchmarkXxHash64
         uuids = new byte[MASK + 1][];
         longs = new long[MASK + 1];
         for (int i = 0; i <= MASK; i++) {
-            uuids[i] = new java.util.UUID(random.nextLong(), random.nextLong()).toString().getBytes(US_ASCII);
+            uuids[i] = new UUID(random.nextLong(), random.nextLong()).toString().getBytes(US_ASCII);
             longs[i] = random.nextLong();
         }
     }

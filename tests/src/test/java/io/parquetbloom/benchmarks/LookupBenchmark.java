@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -95,7 +96,7 @@ public final class LookupBenchmark
         Optional<Path> json = Optional.empty();
         List<String> catalogs = List.of("parquet_bloom", "hive", "hive_bloom_off");
         Optional<Set<String>> workloads = Optional.empty();
-        Map<String, String> lakeProperties = new java.util.HashMap<>();
+        Map<String, String> lakeProperties = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--writer" -> writer = args[++i];

@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -75,7 +77,7 @@ public final class SoakBenchmark
         OUT.printf("[soak] %d clients for %d minutes, faults %s, metadata cache %s; dataset %d files x %d row groups x %,d rows%n",
                 options.clients(), options.minutes(), options.faults() ? "on" : "off", options.cacheSize(), options.scale().files(), options.scale().rowGroupsPerFile(), options.scale().rowsPerRowGroup());
 
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"), freePort(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, java.util.Optional.of(work.resolve("s3-data")))) {
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"), freePort(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Optional.of(work.resolve("s3-data")))) {
             try (S3Client client = s3.client()) {
                 boolean exists = client.listBuckets().buckets().stream().anyMatch(bucket -> bucket.name().equals("soak"));
                 if (!exists) {
@@ -99,7 +101,7 @@ public final class SoakBenchmark
                         "metadata-cache.max-size", options.cacheSize()), Map.of());
                 // the heap is measured right after a full collection the soak asks for: Trino's own setting makes
                 // that request start a concurrent cycle instead, which returns before anything is collected
-                Files.writeString(etc.resolve("jvm.config"), "-XX:-ExplicitGCInvokesConcurrent\n", java.nio.file.StandardOpenOption.APPEND);
+                Files.writeString(etc.resolve("jvm.config"), "-XX:-ExplicitGCInvokesConcurrent\n", StandardOpenOption.APPEND);
                 Path log = work.resolve("trino.log");
                 // Trino keeps every finished query's details for query.min-expire-age (15 minutes by default): a soak
                 // shorter than that would see the engine's history grow, not the connector's heap

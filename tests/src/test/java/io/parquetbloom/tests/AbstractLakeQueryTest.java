@@ -8,6 +8,7 @@ import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,7 +52,7 @@ abstract class AbstractLakeQueryTest
             // ignored: hidden folders and files, non-Parquet objects
             TestingLake.upload(client, first, TestingLake.tableKey("telemetry", "by_date", "_temporary/dt=2024-01-03/h=1/part-2.parquet"));
             TestingLake.upload(client, first, TestingLake.tableKey("telemetry", "by_date", "dt=2024-01-01/h=3/.part-0.parquet.crc.parquet"));
-            TestingLake.upload(client, "not parquet".getBytes(java.nio.charset.StandardCharsets.UTF_8), TestingLake.tableKey("telemetry", "by_date", "dt=2024-01-01/h=3/_SUCCESS"));
+            TestingLake.upload(client, "not parquet".getBytes(StandardCharsets.UTF_8), TestingLake.tableKey("telemetry", "by_date", "dt=2024-01-01/h=3/_SUCCESS"));
         }
         filterOracle = FilterOracle.ofTable(s3Client(), TestingLake.BUCKET, "warehouse/telemetry/events/", work);
         return ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -52,7 +53,7 @@ public final class BadFiles
             Util.writeFileMetaData(footer, encoded);
             out.write(encoded.toByteArray());
             out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(encoded.size()).array());
-            out.write("PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.write("PAR1".getBytes(StandardCharsets.US_ASCII));
             return out.toByteArray();
         }
         catch (IOException e) {
@@ -97,7 +98,7 @@ public final class BadFiles
     {
         return rewriteFooter(file, footer -> forColumn(footer, column, chunk -> {
             org.apache.parquet.format.Statistics statistics = chunk.getMeta_data().getStatistics();
-            java.nio.ByteBuffer min = statistics.bufferForMin_value();
+            ByteBuffer min = statistics.bufferForMin_value();
             statistics.setMin_value(statistics.bufferForMax_value());
             statistics.setMax_value(min);
             statistics.unsetMin();

@@ -11,8 +11,10 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
@@ -86,7 +88,7 @@ public final class CountingProxy
             throws IOException
     {
         // no S3 path contains a NUL: nothing is ignored
-        return new CountingProxy(java.net.URI.create(endpoint).getPort(), latencyMillis, "\0");
+        return new CountingProxy(URI.create(endpoint).getPort(), latencyMillis, "\0");
     }
 
     public String endpoint()
@@ -178,7 +180,7 @@ public final class CountingProxy
 
     public Map<Fault, Long> injectedFaults()
     {
-        Map<Fault, Long> counts = new java.util.EnumMap<>(Fault.class);
+        Map<Fault, Long> counts = new EnumMap<>(Fault.class);
         injected.forEach((fault, count) -> counts.put(fault, count.get()));
         return counts;
     }

@@ -2,10 +2,10 @@ package io.parquetbloom.tests;
 
 import io.trino.execution.QueryInfo;
 import io.trino.operator.OperatorStats;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.QueryId;
 import io.trino.spi.metrics.Metric;
 import io.trino.testing.DistributedQueryRunner;
-import io.trino.plugin.base.metrics.LongCount;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -15,7 +15,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ final class TestDockerCompose
     private static String run(List<String> tool, String... args)
             throws IOException, InterruptedException
     {
-        List<String> command = new java.util.ArrayList<>(tool);
+        List<String> command = new ArrayList<>(tool);
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -3,9 +3,14 @@ package io.parquetbloom.tests;
 import io.trino.Session;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -97,7 +102,7 @@ final class TestNoMatchCacheQueries
                 .build();
         TelemetryRow target = lake.events().get(31_415);
         DateTimeFormatter timestamp = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
-        java.util.Map<String, Predicate<TelemetryRow>> lookups = new java.util.LinkedHashMap<>();
+        Map<String, Predicate<TelemetryRow>> lookups = new LinkedHashMap<>();
         lookups.put("device_id = '%s'".formatted(target.deviceId()), row -> row.deviceId().equals(target.deviceId()));
         lookups.put("seq = %d".formatted(target.seq()), row -> row.seq() == target.seq());
         lookups.put("reading = DOUBLE '%s'".formatted(target.reading()), row -> row.reading() == target.reading());
@@ -107,11 +112,11 @@ final class TestNoMatchCacheQueries
         lookups.put("amount = DECIMAL '%s'".formatted(target.amount().toPlainString()), row -> row.amount().equals(target.amount()));
         lookups.put("day = DATE '%s'".formatted(target.day()), row -> row.day().equals(target.day()));
         lookups.put("event_ts = TIMESTAMP '%s'".formatted(target.eventTs().format(timestamp)), row -> row.eventTs().equals(target.eventTs()));
-        String utc = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.ofEpochMilli(target.eventTsMillisUtc()));
+        String utc = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(target.eventTsMillisUtc()));
         lookups.put("event_ts_utc = TIMESTAMP '%s UTC'".formatted(utc), row -> row.eventTsMillisUtc() == target.eventTsMillisUtc());
         lookups.put("tag = UUID '%s'".formatted(target.tag()), row -> row.tag().equals(target.tag()));
         lookups.put("ratio = REAL '%s'".formatted(target.ratio()), row -> row.ratio() == target.ratio());
-        lookups.put("payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload())), row -> java.util.Arrays.equals(row.payload(), target.payload()));
+        lookups.put("payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload())), row -> Arrays.equals(row.payload(), target.payload()));
         lookups.put("note IS NULL OR note = 'x'", row -> row.note() == null || row.note().equals("x"));
         for (var lookup : lookups.entrySet()) {
             String sql = "SELECT seq FROM events WHERE " + lookup.getKey();

@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -135,7 +136,7 @@ final class TestRowGroupPruning
         assertLookup("event_ts_utc = from_unixtime_nanos(%d * 1000000) AT TIME ZONE 'UTC'".formatted(target.eventTsMillisUtc()), row -> row.eventTsMillisUtc() == target.eventTsMillisUtc(), null, null, null);
         assertLookup("tag = UUID '%s'".formatted(target.tag()), row -> row.tag().equals(target.tag()), "tag", Binary.fromConstantByteArray(TestingLake.uuidBytes(new UUID(0, 1))), "UUID '00000000-0000-0000-0000-000000000001'");
         assertLookup("ratio = REAL '%s'".formatted(target.ratio()), row -> row.ratio() == target.ratio(), "ratio", 0.123f, "REAL '0.123'");
-        assertLookup("payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload())), row -> java.util.Arrays.equals(row.payload(), target.payload()), "payload", Binary.fromConstantByteArray(HexFormat.of().parseHex("00112233445566778899")), "X'00112233445566778899'");
+        assertLookup("payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload())), row -> Arrays.equals(row.payload(), target.payload()), "payload", Binary.fromConstantByteArray(HexFormat.of().parseHex("00112233445566778899")), "X'00112233445566778899'");
     }
 
     /**
@@ -184,7 +185,7 @@ final class TestRowGroupPruning
             assertThat(computeScalar("SELECT count(*) FROM events_trino WHERE tag = UUID '%s'".formatted(target.tag()))).isEqualTo(1L);
             assertThat(computeScalar("SELECT count(*) FROM events_trino WHERE seq = %d".formatted(target.seq()))).isEqualTo(1L);
             assertThat(computeScalar("SELECT count(*) FROM events_trino WHERE payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload()))))
-                    .isEqualTo(written.stream().filter(row -> java.util.Arrays.equals(row.payload(), target.payload())).count());
+                    .isEqualTo(written.stream().filter(row -> Arrays.equals(row.payload(), target.payload())).count());
         }
         Result absent = run(getSession(), "SELECT count(*) FROM events_trino WHERE trace_id = '8000000000000000000000000000000a'");
         assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);

@@ -11,22 +11,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.SQLException;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -47,7 +55,7 @@ final class TestTrinoServerWithPackagedPlugin
 
     // secrets of the extra catalogs the secret scan uses: none may appear in any output
     private static final String WRONG_SECRET = "wrong-secret-" + UUID.randomUUID();
-    private static final String SSE_CUSTOMER_KEY = java.util.Base64.getEncoder().encodeToString(UUID.randomUUID().toString().substring(0, 32).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    private static final String SSE_CUSTOMER_KEY = Base64.getEncoder().encodeToString(UUID.randomUUID().toString().substring(0, 32).getBytes(StandardCharsets.US_ASCII));
     private static final String EXTERNAL_ID = "external-id-" + UUID.randomUUID();
 
     private final TestingLake lake = new TestingLake();
@@ -84,7 +92,7 @@ final class TestTrinoServerWithPackagedPlugin
                 // the docker stack's loader made it
             }
             lake.writeEvents(client, work);
-            TestingLake.upload(client, "this is not a parquet file, it only ends like one: PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII), TestingLake.tableKey("damaged", "bad", "part-00000.parquet"));
+            TestingLake.upload(client, "this is not a parquet file, it only ends like one: PAR1".getBytes(StandardCharsets.US_ASCII), TestingLake.tableKey("damaged", "bad", "part-00000.parquet"));
         }
         if (EXTERNAL_PORT.isPresent()) {
             jdbc = new TrinoJdbc(Integer.parseInt(EXTERNAL_PORT.get()), "lake", "telemetry");
@@ -203,8 +211,8 @@ final class TestTrinoServerWithPackagedPlugin
                 .redirectErrorStream(true);
         cli.environment().put("PARQUET_BLOOM_TRINO_PORT", Integer.toString(trino.port()));
         Process process = cli.start();
-        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(process.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
         long eu = lake.events().stream().filter(row -> row.region().equals("eu")).count();
         assertThat(output).contains("\"%d\"".formatted(eu)).contains("catalog lake, schema telemetry");
@@ -213,14 +221,14 @@ final class TestTrinoServerWithPackagedPlugin
     private Map<String, Double> openMetrics()
             throws IOException, InterruptedException
     {
-        java.net.http.HttpResponse<String> response;
-        try (java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
-            response = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:%d/metrics".formatted(trino.port())))
+        HttpResponse<String> response;
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:%d/metrics".formatted(trino.port())))
                     .header("X-Trino-User", "test")
-                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                    .build(), HttpResponse.BodyHandlers.ofString());
         }
         assertThat(response.statusCode()).isEqualTo(200);
-        Map<String, Double> metrics = new java.util.HashMap<>();
+        Map<String, Double> metrics = new HashMap<>();
         for (String line : response.body().split("\n")) {
             if (line.startsWith("JMX_trino_plugin_parquetbloom_")) {
                 String[] parts = line.split(" ");
@@ -330,7 +338,7 @@ final class TestTrinoServerWithPackagedPlugin
     private Path etcFor(Path etc, int port, Map<String, String> catalogOverrides)
             throws IOException
     {
-        Map<String, String> catalog = new java.util.HashMap<>(Map.of(
+        Map<String, String> catalog = new HashMap<>(Map.of(
                 "s3.endpoint", endpoint,
                 "s3.aws-access-key", accessKey,
                 "s3.aws-secret-key", secretKey,

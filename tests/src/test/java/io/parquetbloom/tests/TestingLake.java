@@ -3,7 +3,6 @@ package io.parquetbloom.tests;
 import io.airlift.slice.Slices;
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -21,6 +20,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -364,7 +364,7 @@ public final class TestingLake
     {
         byte[] minimal = value.toByteArray();
         byte[] result = new byte[length];
-        java.util.Arrays.fill(result, 0, length - minimal.length, value.signum() < 0 ? (byte) -1 : 0);
+        Arrays.fill(result, 0, length - minimal.length, value.signum() < 0 ? (byte) -1 : 0);
         System.arraycopy(minimal, 0, result, length - minimal.length, minimal.length);
         return result;
     }

@@ -1,6 +1,8 @@
 package io.parquetbloom.connector.parquet;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.connector.parquet.ProjectedSourcePage.ProjectedColumn;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.pruning.NoMatchRecorder;
@@ -29,19 +31,18 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads the row groups that survived pruning and reports, as metrics, what pruning saved and what S3 cost.
  */
-public class ParquetBloomPageSource
+public final class ParquetBloomPageSource
         implements ConnectorPageSource
 {
     private final String path;
     private final Optional<ParquetReader> reader;
     private final List<NoMatchRecorder.ReadRowGroup> rowGroups;
-    private final Map<Integer, UnsignedConversion> conversions;
+    private final List<ProjectedColumn> columns;
     private final Optional<NoMatchRecorder> noMatchRecorder;
-    private final int[] channels;
-    private final Block[] constants;
     private final PruningStats pruningStats;
     private final S3RequestStats requestStats;
     private final MetadataCacheStats cacheStats;
+    private final PruningTotals totals;
     private long completedPositions;
     private int currentRowGroup = -1;
     private boolean closed;
@@ -50,34 +51,52 @@ public class ParquetBloomPageSource
     /**
      * @param reader empty when no row group can match: the source is finished without reading data
      * @param rowGroups the row groups the reader returns, in its order
-     * @param conversions reader channels holding unsigned integers, to convert
+     * @param columns the output channels, from the reader's channels or constant
      */
-    private final PruningTotals totals;
-
-    public ParquetBloomPageSource(
+    private ParquetBloomPageSource(
             String path,
             Optional<ParquetReader> reader,
             List<NoMatchRecorder.ReadRowGroup> rowGroups,
-            Map<Integer, UnsignedConversion> conversions,
+            List<ProjectedColumn> columns,
             Optional<NoMatchRecorder> noMatchRecorder,
-            int[] channels,
-            Block[] constants,
             PruningStats pruningStats,
             ReadStats readStats,
             PruningTotals totals)
     {
-        this.totals = requireNonNull(totals, "totals is null");
-        this.cacheStats = readStats.cache();
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.rowGroups = List.copyOf(rowGroups);
-        this.conversions = Map.copyOf(conversions);
+        this.columns = List.copyOf(columns);
         this.noMatchRecorder = requireNonNull(noMatchRecorder, "noMatchRecorder is null");
-        this.channels = requireNonNull(channels, "channels is null");
-        this.constants = requireNonNull(constants, "constants is null");
         this.pruningStats = requireNonNull(pruningStats, "pruningStats is null");
         this.requestStats = readStats.requests();
+        this.cacheStats = readStats.cache();
+        this.totals = requireNonNull(totals, "totals is null");
         this.closed = reader.isEmpty();
+    }
+
+    /**
+     * A source that reads nothing: pruning left no row group of its split.
+     */
+    static ParquetBloomPageSource empty(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals)
+    {
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals);
+    }
+
+    static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /**
+     * A Parquet failure of {@code path} as the user sees it: the file named, a {@link TrinoException} kept as it is.
+     */
+    static TrinoException readError(String path, Throwable e)
+    {
+        if (e instanceof TrinoException trinoException) {
+            return trinoException;
+        }
+        return new TrinoException(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file %s: %s".formatted(path, e), e);
     }
 
     @Override
@@ -121,7 +140,7 @@ public class ParquetBloomPageSource
             ParquetReader parquetReader = reader.orElseThrow();
             SourcePage readerPage = parquetReader.nextPage();
             if (readerPage != null) {
-                page = new ProjectedSourcePage(path, readerPage, channels, constants, conversions);
+                page = new ProjectedSourcePage(path, readerPage, columns);
                 long firstRow = parquetReader.lastBatchStartRow();
                 countRowGroupRead(firstRow);
                 if (noMatchRecorder.isPresent()) {
@@ -134,10 +153,7 @@ public class ParquetBloomPageSource
         }
         catch (IOException | RuntimeException e) {
             closeQuietly();
-            if (e instanceof TrinoException trinoException) {
-                throw trinoException;
-            }
-            throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file %s: %s".formatted(path, e.getMessage()), e);
+            throw readError(path, e);
         }
         if (page == null) {
             close();
@@ -206,5 +222,45 @@ public class ParquetBloomPageSource
         Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());
         metrics.putAll(readerMetrics);
         return new Metrics(metrics.buildKeepingLast());
+    }
+
+    /**
+     * The output channels in order: a column of the reader, a column of the reader converted, or a constant.
+     */
+    static final class Builder
+    {
+        private final ImmutableList.Builder<ProjectedColumn> columns = ImmutableList.builder();
+
+        private Builder() {}
+
+        Builder addSourceColumn(int sourceChannel)
+        {
+            columns.add(new ProjectedColumn.Source(sourceChannel));
+            return this;
+        }
+
+        Builder addConvertedColumn(int sourceChannel, UnsignedConversion conversion)
+        {
+            columns.add(new ProjectedColumn.Converted(sourceChannel, conversion));
+            return this;
+        }
+
+        Builder addConstantColumn(Block value)
+        {
+            columns.add(new ProjectedColumn.Constant(value));
+            return this;
+        }
+
+        ParquetBloomPageSource build(
+                String path,
+                ParquetReader reader,
+                List<NoMatchRecorder.ReadRowGroup> rowGroups,
+                Optional<NoMatchRecorder> noMatchRecorder,
+                PruningStats pruningStats,
+                ReadStats readStats,
+                PruningTotals totals)
+        {
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals);
+        }
     }
 }

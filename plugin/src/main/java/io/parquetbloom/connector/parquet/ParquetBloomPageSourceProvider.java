@@ -1,6 +1,5 @@
 package io.parquetbloom.connector.parquet;
 
-import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
 import io.parquetbloom.connector.ForParquetBloomColumnReads;
@@ -74,9 +73,10 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
-import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
@@ -90,7 +90,7 @@ import static java.util.Objects.requireNonNull;
  * the filters, or none when they were in the tail), then a {@link ParquetReader} over the surviving row groups'
  * projected column chunks only.
  */
-public class ParquetBloomPageSourceProvider
+public final class ParquetBloomPageSourceProvider
         implements ConnectorPageSourceProvider
 {
     private final S3ObjectStore store;
@@ -144,22 +144,33 @@ public class ParquetBloomPageSourceProvider
         ParquetBloomSplit split = (ParquetBloomSplit) connectorSplit;
         flusher.observe(split.metadataCacheFlush());
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
-        List<ParquetBloomColumnHandle> columns = columnHandles.stream().map(ParquetBloomColumnHandle.class::cast).collect(ImmutableList.toImmutableList());
+        List<ParquetBloomColumnHandle> columns = columnHandles.stream().map(ParquetBloomColumnHandle.class::cast).collect(toImmutableList());
         ReadStats readStats = new ReadStats();
         TupleDomain<ParquetBloomColumnHandle> constraint = table.constraint()
                 .intersect(dynamicFilter.getCurrentPredicate().transformKeys(ParquetBloomColumnHandle.class::cast));
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), constraint);
         if (!plan.matchesPartition(split.partitionValues())) {
-            return emptySource(split, columns, new PruningStats(), readStats);
+            return ParquetBloomPageSource.empty(split.path(), new PruningStats(), readStats, totals);
         }
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
         // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
         ParquetFileMetadata file = metadataReader.footerForPruning(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), readStats);
-        MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
+        Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split);
+        RowGroupSelection selection = pruner.prune(file, plan, rowGroupScope(split), readStats);
+        if (selection.rowGroups().isEmpty()) {
+            return ParquetBloomPageSource.empty(split.path(), selection.stats(), readStats, totals);
+        }
+        // a footer read just now comes with its whole tail, which only pruning uses
+        return openReader(split, object, file.retainOnlyFooter(), columns, fields, selection, plan.options().noMatchCache(), readStats);
+    }
 
-        // top-level fields to read (projected) and to filter on (constrained); a column the file stores as another
-        // type fails here, naming file and column
+    /**
+     * The top-level fields to read (projected) and to filter on (constrained); a column the file stores as another
+     * type fails here, naming file and column.
+     */
+    private Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fileFields(List<ParquetBloomColumnHandle> columns, TupleDomain<ParquetBloomColumnHandle> constraint, MessageType fileSchema, ParquetBloomSplit split)
+    {
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
         for (ParquetBloomColumnHandle column : columns) {
             fileField(column, fileSchema, split).ifPresent(field -> fields.put(column, field));
@@ -167,25 +178,50 @@ public class ParquetBloomPageSourceProvider
         for (ParquetBloomColumnHandle column : constraint.getDomains().orElseThrow().keySet()) {
             fileField(column, fileSchema, split).ifPresent(field -> fields.putIfAbsent(column, field));
         }
+        return fields;
+    }
 
-        // a split with row groups was pruned by the coordinator with the same plan and the dynamic filter it waited
-        // for; an unpruned one (the coordinator could not prune the file, or pruning was off there) is pruned here
-        RowGroupScope scope = split.rowGroups()
+    /**
+     * A split with row groups was pruned by the coordinator with the same plan and the dynamic filter it waited for;
+     * an unpruned one (the coordinator could not prune the file, or pruning was off there) is pruned here.
+     */
+    private static RowGroupScope rowGroupScope(ParquetBloomSplit split)
+    {
+        return split.rowGroups()
                 .<RowGroupScope>map(RowGroupScope.Planned::new)
                 .orElseGet(() -> new RowGroupScope.ByteRange(split.start(), split.length()));
-        RowGroupSelection selection = pruner.prune(file, plan, scope, readStats);
-        // a footer read just now comes with its whole tail, which only pruning uses
-        file = file.retainOnlyFooter();
-        PruningStats pruningStats = selection.stats();
-        Map<String, Domain> domains = selection.fileDomains();
-        List<Integer> ordinals = selection.rowGroups();
-        if (ordinals.isEmpty()) {
-            return emptySource(split, columns, pruningStats, readStats);
-        }
+    }
 
+    private ConnectorPageSource openReader(
+            ParquetBloomSplit split,
+            S3ObjectInfo object,
+            ParquetFileMetadata file,
+            List<ParquetBloomColumnHandle> columns,
+            Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
+            RowGroupSelection selection,
+            boolean recordNoMatch,
+            ReadStats readStats)
+    {
+        MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
         MessageType requestedSchema = new MessageType(fileSchema.getName(), fields.values().stream().distinct().toList());
         Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
-        ParquetDataSourceId dataSourceId = new ParquetDataSourceId(split.path());
+        List<RowGroupInfo> rowGroups = rowGroupInfos(file, selection.rowGroups(), descriptorsByPath, split.path());
+        List<NoMatchRecorder.ReadRowGroup> readRowGroups = readRowGroups(selection.rowGroups(), rowGroups);
+        Projection projection = project(columns, fields, getColumnIO(fileSchema, requestedSchema), selection.fileDomains(), split);
+
+        Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
+        if (recordNoMatch && !projection.trackedColumns().isEmpty()) {
+            noMatchRecorder = Optional.of(new NoMatchRecorder(noMatchCache, FileKey.of(object), readRowGroups, projection.trackedColumns(), selection.stats()));
+        }
+        ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields(columns, fields, selection.fileDomains()));
+        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor);
+        ParquetReader reader = createReader(split.path(), file, projection.readerColumns(), rowGroups, dataSource);
+        return projection.pageSource().build(split.path(), reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
+    }
+
+    private static List<RowGroupInfo> rowGroupInfos(ParquetFileMetadata file, List<Integer> ordinals, Map<List<String>, ColumnDescriptor> descriptorsByPath, String path)
+    {
+        ParquetDataSourceId dataSourceId = new ParquetDataSourceId(path);
         List<RowGroupInfo> rowGroups = new ArrayList<>();
         try {
             List<BlockMetadata> blocks = file.blocks();
@@ -195,51 +231,65 @@ public class ParquetBloomPageSourceProvider
             }
         }
         catch (IOException e) {
-            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot read row groups of %s: %s".formatted(split.path(), e.getMessage()), e);
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot read row groups of %s: %s".formatted(path, e.getMessage()), e);
         }
+        return rowGroups;
+    }
 
-        // output channels: file columns come from the reader, the rest are constants
-        MessageColumnIO messageColumnIO = getColumnIO(fileSchema, requestedSchema);
-        List<Column> readerColumns = new ArrayList<>();
-        int[] channels = new int[columns.size()];
-        List<Block> constants = new ArrayList<>();
-        List<NoMatchRecorder.TrackedColumn> trackedColumns = new ArrayList<>();
-        Map<Integer, UnsignedConversion> conversions = new HashMap<>();
-        for (int i = 0; i < columns.size(); i++) {
-            ParquetBloomColumnHandle column = columns.get(i);
-            org.apache.parquet.schema.Type field = fields.get(column);
-            Optional<UnsignedConversion> conversion = unsignedConversion(column, field);
-            Type readerType = conversion.map(UnsignedConversion::readerType).orElse(column.type());
-            Optional<Field> readerField = field == null ? Optional.empty() : constructField(readerType, lookupColumnByName(messageColumnIO, field.getName()));
-            if (readerField.isPresent()) {
-                channels[i] = readerColumns.size();
-                conversion.ifPresent(value -> conversions.put(readerColumns.size(), value));
-                Domain domain = domains.get(column.name());
-                if (domain != null && field.isPrimitive() && noMatchCache.remembers(domain)) {
-                    trackedColumns.add(new NoMatchRecorder.TrackedColumn(i, column.name(), domain, new DomainValueMatcher(column.type(), domain)));
-                }
-                readerColumns.add(new Column(field.getName(), readerField.get()));
-            }
-            else {
-                channels[i] = -1 - constants.size();
-                constants.add(constantBlock(column, split));
-            }
-        }
-
+    private static List<NoMatchRecorder.ReadRowGroup> readRowGroups(List<Integer> ordinals, List<RowGroupInfo> rowGroups)
+    {
         List<NoMatchRecorder.ReadRowGroup> readRowGroups = new ArrayList<>();
         for (int i = 0; i < ordinals.size(); i++) {
             readRowGroups.add(new NoMatchRecorder.ReadRowGroup(ordinals.get(i), rowGroups.get(i).fileRowOffset(), rowGroups.get(i).prunedBlockMetadata().getRowCount()));
         }
-        Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
-        if (plan.options().noMatchCache() && !trackedColumns.isEmpty()) {
-            noMatchRecorder = Optional.of(new NoMatchRecorder(noMatchCache, FileKey.of(object), readRowGroups, trackedColumns, pruningStats));
-        }
+        return readRowGroups;
+    }
 
-        ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, readerColumns, filterFields(columns, fields, domains));
-        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor);
-        ParquetReader reader;
+    /**
+     * @param readerColumns the file columns the reader returns, in its channel order
+     * @param pageSource the output channels: the reader's (unsigned ones converted) and constants
+     * @param trackedColumns the constrained columns whose values the no-match recorder watches
+     */
+    private record Projection(List<Column> readerColumns, ParquetBloomPageSource.Builder pageSource, List<NoMatchRecorder.TrackedColumn> trackedColumns) {}
+
+    /**
+     * File columns come from the reader; the rest (partition keys, columns the file lacks) are constants.
+     */
+    private Projection project(
+            List<ParquetBloomColumnHandle> columns,
+            Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
+            MessageColumnIO messageColumnIO,
+            Map<String, Domain> domains,
+            ParquetBloomSplit split)
+    {
+        List<Column> readerColumns = new ArrayList<>();
+        ParquetBloomPageSource.Builder pageSource = ParquetBloomPageSource.builder();
+        List<NoMatchRecorder.TrackedColumn> trackedColumns = new ArrayList<>();
+        for (int channel = 0; channel < columns.size(); channel++) {
+            ParquetBloomColumnHandle column = columns.get(channel);
+            org.apache.parquet.schema.Type field = fields.get(column);
+            Optional<UnsignedConversion> conversion = unsignedConversion(column, field);
+            Type readerType = conversion.map(UnsignedConversion::readerType).orElse(column.type());
+            Optional<Field> readerField = field == null ? Optional.empty() : constructField(readerType, lookupColumnByName(messageColumnIO, field.getName()));
+            if (readerField.isEmpty()) {
+                pageSource.addConstantColumn(constantBlock(column, split));
+                continue;
+            }
+            int sourceChannel = readerColumns.size();
+            readerColumns.add(new Column(field.getName(), readerField.get()));
+            conversion.ifPresentOrElse(value -> pageSource.addConvertedColumn(sourceChannel, value), () -> pageSource.addSourceColumn(sourceChannel));
+            Domain domain = domains.get(column.name());
+            if (domain != null && field.isPrimitive() && noMatchCache.remembers(domain)) {
+                trackedColumns.add(new NoMatchRecorder.TrackedColumn(channel, column.name(), domain, new DomainValueMatcher(column.type(), domain)));
+            }
+        }
+        return new Projection(readerColumns, pageSource, trackedColumns);
+    }
+
+    private ParquetReader createReader(String path, ParquetFileMetadata file, List<Column> readerColumns, List<RowGroupInfo> rowGroups, S3ParquetDataSource dataSource)
+    {
         try {
-            reader = new ParquetReader(
+            return new ParquetReader(
                     Optional.ofNullable(file.metadata().getFileMetaData().getCreatedBy()),
                     readerColumns,
                     false,
@@ -248,20 +298,14 @@ public class ParquetBloomPageSourceProvider
                     DateTimeZone.UTC,
                     newSimpleAggregatedMemoryContext(),
                     readerOptions,
-                    exception -> exception instanceof TrinoException trinoException
-                            ? trinoException
-                            : new TrinoException(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file %s: %s".formatted(split.path(), exception.getMessage()), exception),
+                    exception -> readError(path, exception),
                     Optional.empty(),
                     Optional.empty(),
                     Optional.empty());
         }
         catch (IOException | RuntimeException e) {
-            if (e instanceof TrinoException trinoException) {
-                throw trinoException;
-            }
-            throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot open Parquet file %s: %s".formatted(split.path(), e.getMessage()), e);
+            throw readError(path, e);
         }
-        return new ParquetBloomPageSource(split.path(), Optional.of(reader), readRowGroups, conversions, noMatchRecorder, channels, constants.toArray(Block[]::new), pruningStats, readStats, totals);
     }
 
     /**
@@ -361,10 +405,5 @@ public class ParquetBloomPageSourceProvider
         BlockBuilder builder = column.type().createBlockBuilder(null, 1);
         writeNativeValue(column.type(), builder, value);
         return builder.build();
-    }
-
-    private ConnectorPageSource emptySource(ParquetBloomSplit split, List<ParquetBloomColumnHandle> columns, PruningStats pruningStats, ReadStats readStats)
-    {
-        return new ParquetBloomPageSource(split.path(), Optional.empty(), List.of(), Map.of(), Optional.empty(), new int[columns.size()], new Block[0], pruningStats, readStats, totals);
     }
 }

@@ -1,15 +1,14 @@
 package io.parquetbloom.connector.parquet;
 
 import io.trino.spi.Page;
-import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.SourcePage;
 
-import java.util.Map;
+import java.util.List;
 import java.util.function.ObjLongConsumer;
 
-import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
+import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -20,24 +19,46 @@ import static java.util.Objects.requireNonNull;
 final class ProjectedSourcePage
         implements SourcePage
 {
+    /**
+     * Where an output channel's values come from.
+     */
+    sealed interface ProjectedColumn
+    {
+        record Source(int sourceChannel)
+                implements ProjectedColumn {}
+
+        record Converted(int sourceChannel, UnsignedConversion conversion)
+                implements ProjectedColumn
+        {
+            public Converted
+            {
+                requireNonNull(conversion, "conversion is null");
+            }
+        }
+
+        record Constant(Block value)
+                implements ProjectedColumn
+        {
+            public Constant
+            {
+                requireNonNull(value, "value is null");
+            }
+        }
+    }
+
     private final String path;
     private final SourcePage source;
-    // >= 0: channel of the source page; < 0: constant number (-1 - channel)
-    private final int[] channels;
-    private final Block[] constants;
-    // by source channel
-    private final Map<Integer, UnsignedConversion> conversions;
+    private final List<ProjectedColumn> columns;
+    // by output channel: converted once, since the no-match recorder and the engine both ask for it
     private final Block[] converted;
     private int positionCount;
 
-    ProjectedSourcePage(String path, SourcePage source, int[] channels, Block[] constants, Map<Integer, UnsignedConversion> conversions)
+    ProjectedSourcePage(String path, SourcePage source, List<ProjectedColumn> columns)
     {
         this.path = requireNonNull(path, "path is null");
         this.source = requireNonNull(source, "source is null");
-        this.channels = requireNonNull(channels, "channels is null");
-        this.constants = requireNonNull(constants, "constants is null");
-        this.conversions = requireNonNull(conversions, "conversions is null");
-        this.converted = new Block[source.getChannelCount()];
+        this.columns = requireNonNull(columns, "columns is null");
+        this.converted = new Block[columns.size()];
         this.positionCount = source.getPositionCount();
     }
 
@@ -68,45 +89,37 @@ final class ProjectedSourcePage
     @Override
     public int getChannelCount()
     {
-        return channels.length;
+        return columns.size();
     }
 
     @Override
     public Block getBlock(int channel)
     {
-        int sourceChannel = channels[channel];
-        if (sourceChannel >= 0) {
-            try {
-                // the reader decodes lazily, here, outside the page source: its failures must name the file too
-                return sourceBlock(sourceChannel);
-            }
-            catch (TrinoException e) {
-                throw e;
-            }
-            catch (RuntimeException e) {
-                throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file %s: %s".formatted(path, e), e);
-            }
+        try {
+            // the reader decodes lazily, here, outside the page source: its failures must name the file too
+            return switch (columns.get(channel)) {
+                case ProjectedColumn.Source column -> source.getBlock(column.sourceChannel());
+                case ProjectedColumn.Converted column -> convertedBlock(channel, column);
+                case ProjectedColumn.Constant column -> RunLengthEncodedBlock.create(column.value(), positionCount);
+            };
         }
-        return RunLengthEncodedBlock.create(constants[-1 - sourceChannel], positionCount);
+        catch (RuntimeException e) {
+            throw readError(path, e);
+        }
     }
 
-    private Block sourceBlock(int sourceChannel)
+    private Block convertedBlock(int channel, ProjectedColumn.Converted column)
     {
-        UnsignedConversion conversion = conversions.get(sourceChannel);
-        if (conversion == null) {
-            return source.getBlock(sourceChannel);
+        if (converted[channel] == null) {
+            converted[channel] = column.conversion().convert(source.getBlock(column.sourceChannel()));
         }
-        // converted once: the no-match recorder and the engine both ask for it
-        if (converted[sourceChannel] == null) {
-            converted[sourceChannel] = conversion.convert(source.getBlock(sourceChannel));
-        }
-        return converted[sourceChannel];
+        return converted[channel];
     }
 
     @Override
     public Page getPage()
     {
-        Block[] blocks = new Block[channels.length];
+        Block[] blocks = new Block[columns.size()];
         for (int i = 0; i < blocks.length; i++) {
             blocks[i] = getBlock(i);
         }

@@ -16,9 +16,11 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -132,7 +134,7 @@ public enum ColumnKind
             case UINT32 -> edge ? pick(random, 0L, 4_294_967_295L, 2_147_483_648L, 2_147_483_647L) : random.nextLong(1L << 32);
             case UINT64 -> edge
                     ? pick(random, BigInteger.ZERO, TWO_POW_64.subtract(BigInteger.ONE), BigInteger.ONE.shiftLeft(63), BigInteger.valueOf(Long.MAX_VALUE))
-                    : new BigInteger(64, new java.util.Random(random.nextLong()));
+                    : new BigInteger(64, new Random(random.nextLong()));
             case DECIMAL_INT32 -> BigDecimal.valueOf(edge ? pick(random, 999_999_999L, -999_999_999L, 0L) : random.nextLong(-999_999_999L, 1_000_000_000L), 2);
             case DECIMAL_INT64 -> BigDecimal.valueOf(edge ? pick(random, 999_999_999_999_999_999L, -999_999_999_999_999_999L, 0L) : random.nextLong(-999_999_999_999_999_999L, 999_999_999_999_999_999L), 4);
             case DECIMAL_FIXED -> new BigDecimal(edge ? pick(random, BigInteger.TEN.pow(20).subtract(BigInteger.ONE), BigInteger.TEN.pow(20).subtract(BigInteger.ONE).negate(), BigInteger.ZERO) : BigInteger.valueOf(random.nextLong()).multiply(BigInteger.valueOf(random.nextInt(1, 5))), 4);
@@ -291,6 +293,6 @@ public enum ColumnKind
 
     static List<ColumnKind> trinoWritable()
     {
-        return java.util.Arrays.stream(values()).filter(kind -> kind.trinoWriterType().isPresent()).toList();
+        return Arrays.stream(values()).filter(kind -> kind.trinoWriterType().isPresent()).toList();
     }
 }

@@ -19,10 +19,12 @@ import software.amazon.awssdk.services.s3.S3Client;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,9 +49,9 @@ final class TestDifferentialPruning
     private static final int BATCH = 10;
 
     private final List<RandomTable> tables = new ArrayList<>();
-    private final Map<String, Long> nanosBySide = new java.util.TreeMap<>();
-    private final Map<String, Integer> refusals = new java.util.TreeMap<>();
-    private final Map<String, Long> coverage = new java.util.TreeMap<>();
+    private final Map<String, Long> nanosBySide = new TreeMap<>();
+    private final Map<String, Integer> refusals = new TreeMap<>();
+    private final Map<String, Long> coverage = new TreeMap<>();
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -136,7 +138,7 @@ final class TestDifferentialPruning
 
         SplittableRandom random = new SplittableRandom(SEED * 31 + 7);
         int repeated = 0;
-        Map<String, Integer> shapes = new java.util.TreeMap<>();
+        Map<String, Integer> shapes = new TreeMap<>();
         List<Query> batch = new ArrayList<>();
         for (int query = 0; query < QUERIES; query++) {
             RandomTable table = tables.get(random.nextInt(tables.size()));
@@ -290,7 +292,7 @@ final class TestDifferentialPruning
         }
         for (MaterializedRow row : rows) {
             // without the branch number, so a query's rows compare equal whichever batch it ran in
-            byQuery.get(((Number) row.getField(0)).intValue()).add(java.util.Arrays.asList(row.getField(1), row.getField(2)));
+            byQuery.get(((Number) row.getField(0)).intValue()).add(Arrays.asList(row.getField(1), row.getField(2)));
         }
         return byQuery;
     }

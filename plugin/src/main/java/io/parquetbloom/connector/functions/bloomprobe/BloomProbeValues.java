@@ -8,6 +8,7 @@ import io.trino.spi.type.Int128;
 import io.trino.spi.type.LongTimestamp;
 import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.UuidType;
 import io.trino.spi.type.VarcharType;
 
 import java.math.BigDecimal;
@@ -17,6 +18,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.UUID;
 
 import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -27,7 +29,6 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.RealType.REAL;
 import static io.trino.spi.type.SmallintType.SMALLINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
-import static io.trino.spi.type.UuidType.UUID;
 import static io.trino.spi.type.UuidType.javaUuidToTrinoUuid;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 
@@ -113,8 +114,8 @@ final class BloomProbeValues
             }
             return new LongTimestamp(epochMicros, (int) (picosOfSecond % 1_000_000));
         }
-        if (type.equals(UUID)) {
-            return javaUuidToTrinoUuid(java.util.UUID.fromString(text));
+        if (type instanceof UuidType) {
+            return javaUuidToTrinoUuid(UUID.fromString(text));
         }
         if (type.equals(VARBINARY)) {
             return Slices.wrappedBuffer(HexFormat.of().parseHex(text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text));
