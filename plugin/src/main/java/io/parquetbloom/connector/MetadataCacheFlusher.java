@@ -5,16 +5,15 @@ import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeTables;
-import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
 
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
-import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
-import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -64,12 +63,12 @@ public class MetadataCacheFlusher
         S3RequestStats stats = new S3RequestStats();
         if (table.isEmpty()) {
             return lakeTables.findSchema(schema, stats)
-                    .orElseThrow(() -> new TrinoException(SCHEMA_NOT_FOUND, "Schema %s not found".formatted(schema)));
+                    .orElseThrow(() -> new SchemaNotFoundException(schema, "Schema %s not found".formatted(schema)));
         }
         // the folder as listed now, whatever a listing cache remembers
         lakeTables.flushListings(name -> name.equals(new SchemaTableName(schema, table.get())));
         return lakeTables.findTable(new SchemaTableName(schema, table.get()), stats)
-                .orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s.%s not found".formatted(schema, table.get())));
+                .orElseThrow(() -> new TableNotFoundException(new SchemaTableName(schema, table.get()), "Table %s.%s not found".formatted(schema, table.get())));
     }
 
     /**

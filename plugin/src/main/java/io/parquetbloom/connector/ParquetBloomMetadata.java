@@ -26,6 +26,7 @@ import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
+import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.statistics.TableStatistics;
 
@@ -44,7 +45,6 @@ import java.util.function.UnaryOperator;
 import static com.google.common.base.Throwables.throwIfUnchecked;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getAdviceThresholds;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
-import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -105,7 +105,7 @@ public class ParquetBloomMetadata
     {
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
         try {
-            LakeTable table = table(name).orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(name)));
+            LakeTable table = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
             return statisticsReader.read(table, columnHandles(name), executor, stats);
         }
         catch (RuntimeException e) {
@@ -124,7 +124,7 @@ public class ParquetBloomMetadata
         return MetadataTableType.parse(tableName)
                 .filter(name -> location(name.table()).isPresent())
                 .map(name -> {
-                    Supplier<LakeTable> table = () -> table(name.table()).orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(name.table())));
+                    Supplier<LakeTable> table = () -> table(name.table()).orElseThrow(() -> new TableNotFoundException(name.table(), "Table %s not found".formatted(name.table())));
                     return switch (name.type()) {
                         case BLOOM_FILTERS -> new BloomFiltersTable(tableName, table, healthScanner, executor);
                         case BLOOM_FILTER_ADVICE -> new BloomFilterAdviceTable(tableName, name.table(), table, healthScanner, queryWindow, executor, getAdviceThresholds(session));
@@ -241,7 +241,7 @@ public class ParquetBloomMetadata
     private List<ParquetBloomColumnHandle> columnHandles(SchemaTableName name)
     {
         return columns.computeIfAbsent(name, key -> {
-            LakeTable table = table(key).orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(key)));
+            LakeTable table = table(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
             ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();
             for (TableSchemaReader.DataColumn column : schemaReader.readColumns(table, stats)) {
                 handles.add(new ParquetBloomColumnHandle(column.name(), column.type(), false));

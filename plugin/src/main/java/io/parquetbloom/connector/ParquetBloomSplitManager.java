@@ -14,7 +14,6 @@ import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
-import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -23,6 +22,7 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.FixedSplitSource;
+import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.predicate.TupleDomain;
 
@@ -32,7 +32,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
-import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -74,7 +73,7 @@ public class ParquetBloomSplitManager
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
         ParquetBloomMetadata metadata = transactionManager.get(transaction);
         LakeTable lakeTable = metadata.table(table.schemaTableName())
-                .orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "Table %s not found".formatted(table.schemaTableName())));
+                .orElseThrow(() -> new TableNotFoundException(table.schemaTableName(), "Table %s not found".formatted(table.schemaTableName())));
         queryWindow.record(session.getQueryId(), table.schemaTableName(), lookupColumns(table.constraint(), dynamicFilterColumns));
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), table.constraint());
         ImmutableList.Builder<FileSplitPlanner.PlannedFile> files = ImmutableList.builder();

@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import io.parquetbloom.health.ColumnHealth;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.TableHealth;
+import io.parquetbloom.metadata.FooterChunks;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
@@ -16,7 +17,6 @@ import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.Type;
-import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -108,9 +108,11 @@ final class TableStatisticsReader
             }
             sampleBytes += sample.get(i).object().size();
             Set<String> plain = plainNumbers(footer.get().metadata().getFileMetaData().getSchema());
-            for (RowGroup rowGroup : footer.get().metadata().getParquetMetadata().getRow_groups()) {
+            for (RowGroup rowGroup : FooterChunks.rowGroups(footer.get().metadata().getParquetMetadata())) {
                 sampleRows += rowGroup.getNum_rows();
-                addRowGroup(rowGroup, dataColumns, plain, totals);
+            }
+            for (FooterChunks.FooterChunk chunk : FooterChunks.chunks(footer.get().metadata().getParquetMetadata())) {
+                addChunk(chunk.metadata(), dataColumns, plain, totals);
             }
         }
         if (sampleBytes == 0) {
@@ -190,32 +192,29 @@ final class TableStatisticsReader
         return plain;
     }
 
-    private static void addRowGroup(RowGroup rowGroup, Map<String, Type> dataColumns, Set<String> plainNumbers, Map<String, ColumnTotals> totals)
+    private static void addChunk(ColumnMetaData meta, Map<String, Type> dataColumns, Set<String> plainNumbers, Map<String, ColumnTotals> totals)
     {
-        for (ColumnChunk chunk : rowGroup.getColumns()) {
-            if (!chunk.isSetMeta_data() || chunk.getMeta_data().getPath_in_schema().size() != 1) {
-                continue;
-            }
-            ColumnMetaData meta = chunk.getMeta_data();
-            String name = meta.getPath_in_schema().getFirst().toLowerCase(Locale.ROOT);
-            Type type = dataColumns.get(name);
-            if (type == null) {
-                continue;
-            }
-            ColumnTotals column = totals.computeIfAbsent(name, _ -> new ColumnTotals());
-            column.values += meta.getNum_values();
-            if (meta.isSetStatistics() && meta.getStatistics().isSetNull_count()) {
-                column.nulls += meta.getStatistics().getNull_count();
-            }
-            else {
-                column.nullsKnown = false;
-            }
-            if (plainNumbers.contains(name)) {
-                addRange(column, type, meta);
-            }
-            else {
-                column.rangeKnown = false;
-            }
+        if (meta.getPath_in_schema().size() != 1) {
+            return;
+        }
+        String name = meta.getPath_in_schema().getFirst().toLowerCase(Locale.ROOT);
+        Type type = dataColumns.get(name);
+        if (type == null) {
+            return;
+        }
+        ColumnTotals column = totals.computeIfAbsent(name, _ -> new ColumnTotals());
+        column.values += meta.getNum_values();
+        if (meta.isSetStatistics() && meta.getStatistics().isSetNull_count()) {
+            column.nulls += meta.getStatistics().getNull_count();
+        }
+        else {
+            column.nullsKnown = false;
+        }
+        if (plainNumbers.contains(name)) {
+            addRange(column, type, meta);
+        }
+        else {
+            column.rangeKnown = false;
         }
     }
 

@@ -10,7 +10,7 @@ import static java.util.Objects.requireNonNull;
  * One column chunk's bloom filter as the file holds it: a row of {@code "t$bloom_filters"}.
  *
  * @param partition the file's partition folder ({@code k=v/...}), empty for an unpartitioned table
- * @param status {@code usable}, {@code missing} (the writer made none) or {@code unusable: <why>}
+ * @param status usable, missing (the writer made none), unusable (and why), or not cached (when only cached filters were asked for)
  * @param filterBytes the filter's bitset in the file (without its header)
  * @param distinctValues distinct values estimated from the filter's bit occupancy, at most the chunk's non-null values
  * @param falsePositiveRate the exact SBBF false positive rate of a filter of {@code filterBytes} at
@@ -29,7 +29,7 @@ public record ChunkHealth(
         long rowCount,
         OptionalLong nullCount,
         boolean hasFilter,
-        String status,
+        FilterStatus status,
         OptionalLong filterBytes,
         OptionalDouble distinctValues,
         OptionalDouble bitsPerValue,
@@ -40,9 +40,6 @@ public record ChunkHealth(
         boolean dictionaryEncoded,
         OptionalLong dictionaryBytes)
 {
-    public static final String USABLE = "usable";
-    public static final String MISSING = "missing";
-
     public ChunkHealth
     {
         requireNonNull(file, "file is null");
@@ -63,6 +60,6 @@ public record ChunkHealth(
 
     public boolean usable()
     {
-        return status.equals(USABLE);
+        return status instanceof FilterStatus.Usable;
     }
 }

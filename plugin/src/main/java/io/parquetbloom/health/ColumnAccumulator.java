@@ -77,7 +77,7 @@ final class ColumnAccumulator
         if (chunk.dictionaryEncoded()) {
             dictionaryEncoded++;
         }
-        if (chunk.hasFilter() && !chunk.usable() && !chunk.status().equals(FilterHealthScanner.NOT_CACHED)) {
+        if (chunk.hasFilter() && !chunk.usable() && !(chunk.status() instanceof FilterStatus.NotCached)) {
             unusable++;
         }
         if (!chunk.usable() || filter.isEmpty()) {

@@ -3,7 +3,8 @@ package io.parquetbloom.health;
 import com.google.inject.Inject;
 import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.ChunkDictionary;
-import io.parquetbloom.metadata.LoadedFilters;
+import io.parquetbloom.metadata.FooterChunks;
+import io.parquetbloom.metadata.FooterChunks.FooterChunk;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -16,7 +17,6 @@ import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
@@ -44,7 +44,6 @@ import static java.util.Objects.requireNonNull;
  */
 public class FilterHealthScanner
 {
-    public static final String NOT_CACHED = "not cached";
     // files read or waiting to be consumed at one time: what a scan holds is this many files' chunks, not the table's
     static final int FILES_IN_FLIGHT = 128;
 
@@ -67,7 +66,7 @@ public class FilterHealthScanner
 
     /**
      * @param fetchFilters false to measure only the filters already cached (those of the footer reads' tails),
-     * without any GET beyond the footers: a filter not cached is {@value #NOT_CACHED}
+     * without any GET beyond the footers: a filter not cached is {@link FilterStatus.NotCached}
      */
     public TableHealth scan(LakeTable table, Executor executor, boolean keepChunks, boolean fetchFilters, ReadStats stats)
     {
@@ -128,112 +127,134 @@ public class FilterHealthScanner
             return new FileResult.Unreadable("cannot read footer: " + e.getMessage());
         }
         FileMetaData footer = file.metadata().getParquetMetadata();
-        MessageType schema = file.metadata().getFileMetaData().getSchema();
-        List<RowGroup> rowGroups = footer.isSetRow_groups() ? footer.getRow_groups() : List.of();
-        List<BloomFilterKey> withFilter = new ArrayList<>();
-        for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
-            for (ColumnChunk chunk : columnChunks(rowGroups.get(ordinal))) {
-                if (chunk.getMeta_data().isSetBloom_filter_offset()) {
-                    withFilter.add(new BloomFilterKey(ordinal, chunk.getMeta_data().getPath_in_schema()));
-                }
-            }
-        }
-        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = new HashMap<>();
-        if (!withFilter.isEmpty() && !fetchFilters) {
-            filters.putAll(metadataReader.cachedFilters(file, withFilter));
-        }
-        else if (!withFilter.isEmpty()) {
-            try {
-                LoadedFilters loaded = metadataReader.filters(file, withFilter, stats);
-                filters.putAll(loaded.results());
-            }
-            catch (RuntimeException e) {
-                for (BloomFilterKey key : withFilter) {
-                    filters.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
-                }
-            }
-        }
-        Map<String, Range> ranges = ranges(file);
-        long dataEnd = 0;
-        for (RowGroup rowGroup : rowGroups) {
-            dataEnd = Math.max(dataEnd, rowGroupEnd(rowGroup));
-        }
-        Optional<String> partition = partitionName(table, lakeFile);
-        String path = lakeFile.object().location().toString();
-        Optional<String> createdBy = Optional.ofNullable(footer.getCreated_by());
+        List<FooterChunk> chunks = FooterChunks.chunks(footer);
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = filters(file, chunks, fetchFilters, stats);
+        FileFacts facts = new FileFacts(
+                lakeFile.object().location().toString(),
+                partitionName(table, lakeFile),
+                Optional.ofNullable(footer.getCreated_by()),
+                file.metadata().getFileMetaData().getSchema(),
+                FooterChunks.rowGroups(footer).stream().mapToLong(FilterHealthScanner::rowGroupEnd).max().orElse(0),
+                ranges(file));
         List<RowGroupColumn> columns = new ArrayList<>();
-        for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
-            RowGroup rowGroup = rowGroups.get(ordinal);
-            long rowGroupEnd = rowGroupEnd(rowGroup);
-            Map<List<String>, ColumnChunkMetadata> chunksByPath = file.columnChunks(ordinal);
-            for (ColumnChunk chunk : columnChunks(rowGroup)) {
-                ColumnMetaData meta = chunk.getMeta_data();
-                String column = String.join(".", meta.getPath_in_schema());
-                BloomFilterKey key = new BloomFilterKey(ordinal, meta.getPath_in_schema());
-                OptionalLong nullCount = meta.isSetStatistics() && meta.getStatistics().isSetNull_count() ? OptionalLong.of(meta.getStatistics().getNull_count()) : OptionalLong.empty();
-                long nonNull = Math.max(0, meta.getNum_values() - nullCount.orElse(0));
-                boolean hasFilter = meta.isSetBloom_filter_offset();
-                SplitBlockBloomFilterReader.Result result = filters.get(key);
-                String status = !hasFilter ? ChunkHealth.MISSING : switch (result) {
-                    case null -> fetchFilters ? "unusable: not found at its offset" : NOT_CACHED;
-                    case SplitBlockBloomFilterReader.Result.Usable _ -> ChunkHealth.USABLE;
-                    case SplitBlockBloomFilterReader.Result.Unusable unusable -> "unusable: " + unusable.reason();
-                };
-                Optional<SplitBlockBloomFilter> filter = Optional.empty();
-                OptionalLong filterBytes = OptionalLong.empty();
-                OptionalDouble distinct = OptionalDouble.empty();
-                OptionalDouble bitsPerValue = OptionalDouble.empty();
-                OptionalDouble fpp = OptionalDouble.empty();
-                if (result instanceof SplitBlockBloomFilterReader.Result.Usable usable) {
-                    filter = Optional.of(usable.filter());
-                    // a header is under 32 bytes, the bitset a multiple of 32: the cache may hold the filter folded
-                    long bytes = usable.totalLength() / BYTES_PER_BLOCK * (long) BYTES_PER_BLOCK;
-                    filterBytes = OptionalLong.of(bytes);
-                    double estimate = Math.min(nonNull, BloomFilterMath.estimateDistinctValues(usable.filter().bitsSet(), usable.filter().sizeInBytes() * 8L));
-                    distinct = OptionalDouble.of(estimate);
-                    if (estimate > 0) {
-                        bitsPerValue = OptionalDouble.of(bytes * 8.0 / estimate);
-                    }
-                    fpp = OptionalDouble.of(BloomFilterMath.falsePositiveProbability(bytes, Math.round(estimate)));
-                }
-                Optional<ColumnChunkMetadata> dictionaryChunk = Optional.ofNullable(chunksByPath.get(key.path())).filter(ChunkDictionary::entirelyDictionaryEncoded);
-                Optional<String> position = hasFilter ? Optional.of(position(meta.getBloom_filter_offset(), rowGroupEnd, dataEnd)) : Optional.empty();
-                ChunkHealth health = new ChunkHealth(
-                        path,
-                        partition,
-                        ordinal,
-                        column,
-                        meta.getType().name(),
-                        logicalType(schema, meta.getPath_in_schema()),
-                        rowGroup.getNum_rows(),
-                        nullCount,
-                        hasFilter,
-                        status,
-                        filterBytes,
-                        distinct,
-                        bitsPerValue,
-                        fpp,
-                        createdBy,
-                        position,
-                        meta.isSetBloom_filter_length(),
-                        dictionaryChunk.isPresent(),
-                        dictionaryChunk.map(ChunkDictionary::dictionaryPageBytes).orElse(OptionalLong.empty()));
-                columns.add(new RowGroupColumn(health, nonNull, filter, Optional.ofNullable(ranges.get(ordinal + "/" + column.toLowerCase(Locale.ROOT)))));
+        Map<List<String>, ColumnChunkMetadata> chunksByPath = Map.of();
+        int chunksOf = -1;
+        for (FooterChunk chunk : chunks) {
+            if (chunk.rowGroup() != chunksOf) {
+                chunksOf = chunk.rowGroup();
+                chunksByPath = file.columnChunks(chunksOf);
             }
+            FilterStatus status = status(chunk, filters.get(chunk.key()), fetchFilters);
+            Optional<ColumnChunkMetadata> dictionaryChunk = Optional.ofNullable(chunksByPath.get(chunk.key().path())).filter(ChunkDictionary::entirelyDictionaryEncoded);
+            columns.add(rowGroupColumn(facts, chunk, status, filters.get(chunk.key()), dictionaryChunk));
         }
         return new FileResult.Read(columns);
     }
 
-    private static List<ColumnChunk> columnChunks(RowGroup rowGroup)
+    /**
+     * What a file's chunks share.
+     *
+     * @param dataEnd where the last row group's data ends
+     * @param ranges min/max by "rowGroup/column", see {@link #ranges}
+     */
+    private record FileFacts(String path, Optional<String> partition, Optional<String> createdBy, MessageType schema, long dataEnd, Map<String, Range> ranges) {}
+
+    /**
+     * The filters of the chunks that have one: fetched, or only those cached.
+     */
+    private Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters(ParquetFileMetadata file, List<FooterChunk> chunks, boolean fetchFilters, ReadStats stats)
     {
-        return rowGroup.getColumns().stream().filter(ColumnChunk::isSetMeta_data).toList();
+        List<BloomFilterKey> withFilter = chunks.stream()
+                .filter(chunk -> chunk.metadata().isSetBloom_filter_offset())
+                .map(FooterChunk::key)
+                .toList();
+        if (withFilter.isEmpty()) {
+            return Map.of();
+        }
+        if (!fetchFilters) {
+            return metadataReader.cachedFilters(file, withFilter);
+        }
+        try {
+            return metadataReader.filters(file, withFilter, stats).results();
+        }
+        catch (RuntimeException e) {
+            Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> unusable = new HashMap<>();
+            for (BloomFilterKey key : withFilter) {
+                unusable.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
+            }
+            return unusable;
+        }
+    }
+
+    private static FilterStatus status(FooterChunk chunk, SplitBlockBloomFilterReader.Result result, boolean fetchFilters)
+    {
+        if (!chunk.metadata().isSetBloom_filter_offset()) {
+            return new FilterStatus.Missing();
+        }
+        return switch (result) {
+            case null -> fetchFilters ? new FilterStatus.Unusable("not found at its offset") : new FilterStatus.NotCached();
+            case SplitBlockBloomFilterReader.Result.Usable _ -> new FilterStatus.Usable();
+            case SplitBlockBloomFilterReader.Result.Unusable unusable -> new FilterStatus.Unusable(unusable.reason());
+        };
+    }
+
+    private static RowGroupColumn rowGroupColumn(FileFacts facts, FooterChunk chunk, FilterStatus status, SplitBlockBloomFilterReader.Result result, Optional<ColumnChunkMetadata> dictionaryChunk)
+    {
+        ColumnMetaData meta = chunk.metadata();
+        String column = String.join(".", meta.getPath_in_schema());
+        OptionalLong nullCount = meta.isSetStatistics() && meta.getStatistics().isSetNull_count() ? OptionalLong.of(meta.getStatistics().getNull_count()) : OptionalLong.empty();
+        long nonNull = Math.max(0, meta.getNum_values() - nullCount.orElse(0));
+        FilterMeasures measures = result instanceof SplitBlockBloomFilterReader.Result.Usable usable ? FilterMeasures.of(usable, nonNull) : FilterMeasures.NONE;
+        boolean hasFilter = meta.isSetBloom_filter_offset();
+        ChunkHealth health = new ChunkHealth(
+                facts.path(),
+                facts.partition(),
+                chunk.rowGroup(),
+                column,
+                meta.getType().name(),
+                logicalType(facts.schema(), meta.getPath_in_schema()),
+                chunk.rowGroupMetadata().getNum_rows(),
+                nullCount,
+                hasFilter,
+                status,
+                measures.filterBytes(),
+                measures.distinct(),
+                measures.bitsPerValue(),
+                measures.fpp(),
+                facts.createdBy(),
+                hasFilter ? Optional.of(position(meta.getBloom_filter_offset(), rowGroupEnd(chunk.rowGroupMetadata()), facts.dataEnd())) : Optional.empty(),
+                meta.isSetBloom_filter_length(),
+                dictionaryChunk.isPresent(),
+                dictionaryChunk.map(ChunkDictionary::dictionaryPageBytes).orElse(OptionalLong.empty()));
+        return new RowGroupColumn(health, nonNull, measures.filter(), Optional.ofNullable(facts.ranges().get(chunk.rowGroup() + "/" + column.toLowerCase(Locale.ROOT))));
+    }
+
+    /**
+     * What a usable filter tells of its chunk.
+     */
+    private record FilterMeasures(Optional<SplitBlockBloomFilter> filter, OptionalLong filterBytes, OptionalDouble distinct, OptionalDouble bitsPerValue, OptionalDouble fpp)
+    {
+        static final FilterMeasures NONE = new FilterMeasures(Optional.empty(), OptionalLong.empty(), OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty());
+
+        static FilterMeasures of(SplitBlockBloomFilterReader.Result.Usable usable, long nonNullValues)
+        {
+            // a header is under 32 bytes, the bitset a multiple of 32: the cache may hold the filter folded
+            long bytes = usable.totalLength() / BYTES_PER_BLOCK * (long) BYTES_PER_BLOCK;
+            double estimate = Math.min(nonNullValues, BloomFilterMath.estimateDistinctValues(usable.filter().bitsSet(), usable.filter().sizeInBytes() * 8L));
+            return new FilterMeasures(
+                    Optional.of(usable.filter()),
+                    OptionalLong.of(bytes),
+                    OptionalDouble.of(estimate),
+                    estimate > 0 ? OptionalDouble.of(bytes * 8.0 / estimate) : OptionalDouble.empty(),
+                    OptionalDouble.of(BloomFilterMath.falsePositiveProbability(bytes, Math.round(estimate))));
+        }
     }
 
     private static long rowGroupEnd(RowGroup rowGroup)
     {
         long end = 0;
-        for (ColumnChunk chunk : columnChunks(rowGroup)) {
-            ColumnMetaData meta = chunk.getMeta_data();
+        for (FooterChunk chunk : FooterChunks.chunks(0, rowGroup)) {
+            ColumnMetaData meta = chunk.metadata();
             long start = meta.isSetDictionary_page_offset() && meta.getDictionary_page_offset() > 0 ? Math.min(meta.getDictionary_page_offset(), meta.getData_page_offset()) : meta.getData_page_offset();
             end = Math.max(end, start + meta.getTotal_compressed_size());
         }

@@ -130,34 +130,13 @@ public final class BloomFilterLoader
         }
     }
 
-    private static Optional<ColumnMetaData> columnMetadata(FileMetaData footer, BloomFilterKey key)
-    {
-        if (key.rowGroup() < 0 || key.rowGroup() >= footer.getRow_groupsSize()) {
-            return Optional.empty();
-        }
-        for (ColumnChunk chunk : footer.getRow_groups().get(key.rowGroup()).getColumns()) {
-            if (chunk.isSetMeta_data() && samePath(chunk.getMeta_data().getPath_in_schema(), key.path())) {
-                return Optional.of(chunk.getMeta_data());
-            }
-        }
-        return Optional.empty();
-    }
-
     /**
      * trino-parquet lower-cases the schema it parses, while the footer's column paths keep the writer's case; like
      * trino-parquet, the first column that matches without regard to case wins.
      */
-    private static boolean samePath(List<String> footerPath, List<String> path)
+    private static Optional<ColumnMetaData> columnMetadata(FileMetaData footer, BloomFilterKey key)
     {
-        if (footerPath.size() != path.size()) {
-            return false;
-        }
-        for (int i = 0; i < path.size(); i++) {
-            if (!footerPath.get(i).equalsIgnoreCase(path.get(i))) {
-                return false;
-            }
-        }
-        return true;
+        return FooterChunks.find(footer, key).map(FooterChunks.FooterChunk::metadata);
     }
 
     /**
@@ -168,10 +147,7 @@ public final class BloomFilterLoader
     {
         TreeMap<Long, Boolean> starts = new TreeMap<>();
         starts.put(footerStart, true);
-        if (footer.getRow_groups() == null) {
-            return starts;
-        }
-        for (RowGroup rowGroup : footer.getRow_groups()) {
+        for (RowGroup rowGroup : FooterChunks.rowGroups(footer)) {
             for (ColumnChunk chunk : rowGroup.getColumns()) {
                 if (chunk.isSetColumn_index_offset()) {
                     starts.putIfAbsent(chunk.getColumn_index_offset(), false);

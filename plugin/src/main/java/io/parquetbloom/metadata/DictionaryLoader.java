@@ -175,12 +175,10 @@ final class DictionaryLoader
     private static Optional<String> unreadable(ParquetFileMetadata file, BloomFilterKey key)
     {
         FileMetaData footer = file.metadata().getParquetMetadata();
-        if (footer.getRow_groups() == null || key.rowGroup() >= footer.getRow_groups().size()) {
+        if (key.rowGroup() >= FooterChunks.rowGroups(footer).size()) {
             return Optional.of("the footer has no row group %d".formatted(key.rowGroup()));
         }
-        Optional<ColumnChunk> chunk = footer.getRow_groups().get(key.rowGroup()).getColumns().stream()
-                .filter(candidate -> candidate.isSetMeta_data() && new BloomFilterKey(key.rowGroup(), candidate.getMeta_data().getPath_in_schema()).equals(key))
-                .findFirst();
+        Optional<ColumnChunk> chunk = FooterChunks.find(footer, key).map(FooterChunks.FooterChunk::chunk);
         if (chunk.isEmpty()) {
             return Optional.of("the footer has no chunk %s in row group %d".formatted(String.join(".", key.path()), key.rowGroup()));
         }

@@ -7,9 +7,7 @@ import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
-import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
-import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
 
 import java.io.IOException;
@@ -63,7 +61,7 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
             throws IOException
     {
         List<BlockMetadata> blocks = metadata.getBlocks();
-        List<RowGroup> rowGroups = metadata.getParquetMetadata().isSetRow_groups() ? metadata.getParquetMetadata().getRow_groups() : List.of();
+        List<RowGroup> rowGroups = FooterChunks.rowGroups(metadata.getParquetMetadata());
         if (blocks.size() == rowGroups.size()) {
             return List.copyOf(blocks);
         }
@@ -142,16 +140,9 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
      */
     public long valueCount(BloomFilterKey key)
     {
-        FileMetaData footer = metadata.getParquetMetadata();
-        if (footer.getRow_groups() == null || key.rowGroup() >= footer.getRow_groups().size()) {
-            return -1;
-        }
-        for (ColumnChunk chunk : footer.getRow_groups().get(key.rowGroup()).getColumns()) {
-            if (chunk.isSetMeta_data() && new BloomFilterKey(key.rowGroup(), chunk.getMeta_data().getPath_in_schema()).equals(key)) {
-                return chunk.getMeta_data().getNum_values();
-            }
-        }
-        return -1;
+        return FooterChunks.find(metadata.getParquetMetadata(), key)
+                .map(chunk -> chunk.metadata().getNum_values())
+                .orElse(-1L);
     }
 
     /**

@@ -7,7 +7,6 @@ import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.spi.connector.SchemaTableName;
-import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.schema.MessageType;
 
@@ -136,20 +135,13 @@ public class ParquetMetadataReader
     {
         Set<BloomFilterKey> keys = new LinkedHashSet<>();
         FileMetaData footer = file.metadata().getParquetMetadata();
-        if (footer.getRow_groups() != null) {
-            for (int rowGroup = 0; rowGroup < footer.getRow_groups().size(); rowGroup++) {
-                Set<BloomFilterKey> seen = new HashSet<>();
-                for (ColumnChunk chunk : footer.getRow_groups().get(rowGroup).getColumns()) {
-                    if (!chunk.isSetMeta_data()) {
-                        continue;
-                    }
-                    // keys are case-insensitive, so only the first of two chunks whose paths differ in case counts
-                    // (the one trino-parquet reads); its filter is taken if it lies in the tail
-                    BloomFilterKey key = new BloomFilterKey(rowGroup, chunk.getMeta_data().getPath_in_schema());
-                    if (seen.add(key) && chunk.getMeta_data().isSetBloom_filter_offset() && chunk.getMeta_data().getBloom_filter_offset() >= file.tailStart()) {
-                        keys.add(key);
-                    }
-                }
+        Set<BloomFilterKey> seen = new HashSet<>();
+        for (FooterChunks.FooterChunk chunk : FooterChunks.chunks(footer)) {
+            // keys are case-insensitive, so only the first of two chunks whose paths differ in case counts (the one
+            // trino-parquet reads); its filter is taken if it lies in the tail
+            BloomFilterKey key = chunk.key();
+            if (seen.add(key) && chunk.metadata().isSetBloom_filter_offset() && chunk.metadata().getBloom_filter_offset() >= file.tailStart()) {
+                keys.add(key);
             }
         }
         if (keys.isEmpty()) {

@@ -1,9 +1,7 @@
 package io.parquetbloom.metadata;
 
 import io.trino.spi.connector.SchemaTableName;
-import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
-import org.apache.parquet.format.RowGroup;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,13 +35,9 @@ final class TailSizes
     {
         FileMetaData footer = file.metadata().getParquetMetadata();
         long firstFilter = Long.MAX_VALUE;
-        if (footer.getRow_groups() != null) {
-            for (RowGroup rowGroup : footer.getRow_groups()) {
-                for (ColumnChunk chunk : rowGroup.getColumns()) {
-                    if (chunk.isSetMeta_data() && chunk.getMeta_data().isSetBloom_filter_offset() && chunk.getMeta_data().getBloom_filter_offset() >= 4) {
-                        firstFilter = Math.min(firstFilter, chunk.getMeta_data().getBloom_filter_offset());
-                    }
-                }
+        for (FooterChunks.FooterChunk chunk : FooterChunks.chunks(footer)) {
+            if (chunk.metadata().isSetBloom_filter_offset() && chunk.metadata().getBloom_filter_offset() >= 4) {
+                firstFilter = Math.min(firstFilter, chunk.metadata().getBloom_filter_offset());
             }
         }
         long needed = firstFilter == Long.MAX_VALUE ? file.object().size() - file.footerStart() : file.object().size() - firstFilter;

@@ -50,7 +50,7 @@ final class TestFilterHealthScanner
             assertThat(health.unreadableFiles()).isEmpty();
             assertThat(health.chunks()).hasSize(1);
             ChunkHealth chunk = health.chunks().getFirst();
-            assertThat(chunk.status()).isEqualTo(ChunkHealth.USABLE);
+            assertThat(chunk.status()).isEqualTo(new FilterStatus.Usable());
             assertThat(chunk.hasFilterLength()).isEqualTo(withLength);
             // the bitsets' sizes in the files' headers (the second file's bloom_filter_length is 2,064: header and bitset)
             long bytes = withLength ? 2048 : 1024;
@@ -78,7 +78,7 @@ final class TestFilterHealthScanner
         TableHealth health = scan(TestingParquetFiles.devices(4, 1_000));
         assertThat(health.chunks()).hasSize(8);
         for (ChunkHealth chunk : health.chunks()) {
-            assertThat(chunk.status()).isEqualTo(ChunkHealth.USABLE);
+            assertThat(chunk.status()).isEqualTo(new FilterStatus.Usable());
             assertThat(chunk.distinctValues().getAsDouble()).isCloseTo(1_000, within(50.0));
             assertThat(chunk.bitsPerValue().getAsDouble()).isCloseTo(chunk.filterBytes().getAsLong() * 8.0 / chunk.distinctValues().getAsDouble(), within(1e-9));
         }

@@ -214,9 +214,9 @@ final class TestParquetBloomBadInput
                 // a column chunk whose sizes point past the end of the file
                 "arrow_rs_gh_6229_dictheader", Optional.of(new ExpectedError(PARQUET_BLOOM_BAD_DATA, "Short read of s3://lake/warehouse/bad_data/arrow_rs_gh_6229_dictheader/data.parquet: asked for 2589 bytes at 4, got 529 (the object is shorter than its metadata says)")),
                 // levels that do not match the values: fails while the engine loads the block, still naming the file
-                "arrow_rs_gh_6229_levels", Optional.of(new ExpectedError(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file s3://lake/warehouse/bad_data/arrow_rs_gh_6229_levels/data.parquet: IndexOutOfBoundsException")),
+                "arrow_rs_gh_6229_levels", Optional.of(new ExpectedError(PARQUET_BLOOM_READ_ERROR, "Failed to read Parquet file s3://lake/warehouse/bad_data/arrow_rs_gh_6229_levels/data.parquet: java.lang.IndexOutOfBoundsException")),
                 // a ColumnMetaData without its required type
-                "parquet_1481", Optional.of(new ExpectedError(PARQUET_BLOOM_BAD_DATA, "has a corrupt footer: IOException: can not read class org.apache.parquet.format.FileMetaData: Required field 'type' was not present!")));
+                "parquet_1481", Optional.of(new ExpectedError(PARQUET_BLOOM_BAD_DATA, "has a corrupt footer: java.io.IOException: can not read class org.apache.parquet.format.FileMetaData: Required field 'type' was not present!")));
         assertThat(badDataTables).containsExactlyInAnyOrderElementsOf(expected.keySet());
         for (String table : badDataTables) {
             String sql = "SELECT * FROM lake.bad_data." + table;

@@ -104,7 +104,7 @@ public class BloomFiltersTable
                 chunk.rowCount(),
                 value(chunk.nullCount()),
                 chunk.hasFilter(),
-                chunk.status(),
+                chunk.status().describe(),
                 value(chunk.filterBytes()),
                 value(chunk.distinctValues()),
                 value(chunk.bitsPerValue()),

@@ -11,6 +11,7 @@ import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.function.table.AbstractConnectorTableFunction;
 import io.trino.spi.function.table.Argument;
 import io.trino.spi.function.table.Descriptor;
@@ -27,7 +28,6 @@ import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
-import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.IntegerType.INTEGER;
@@ -81,7 +81,7 @@ public class BloomProbeFunction
         ParquetBloomMetadata metadata = transactionManager.get(transaction);
         ParquetBloomTableHandle handle = (ParquetBloomTableHandle) metadata.getTableHandle(session, name, Optional.empty(), Optional.empty());
         if (handle == null) {
-            throw new TrinoException(TABLE_NOT_FOUND, "bloom_probe: table %s not found".formatted(name));
+            throw new TableNotFoundException(name, "bloom_probe: table %s not found".formatted(name));
         }
         accessControl.checkCanSelectFromColumns(null, name, Optional.empty(), Set.of(columnName));
         ColumnHandle column = metadata.getColumnHandles(session, handle).get(columnName);

@@ -16,12 +16,12 @@ import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.trino.spi.Page;
 import io.trino.spi.PageBuilder;
-import io.trino.spi.TrinoException;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.function.table.Descriptor;
 import io.trino.spi.function.table.TableFunctionProcessorProvider;
@@ -38,7 +38,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
 import static io.airlift.slice.Slices.utf8Slice;
-import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static io.trino.spi.function.table.TableFunctionProcessorState.Finished.FINISHED;
 import static io.trino.spi.function.table.TableFunctionProcessorState.Processed.produced;
 import static java.util.Objects.requireNonNull;
@@ -99,7 +98,7 @@ public class BloomProbeProcessorProvider
         SchemaTableName name = handle.schemaTableName();
         ReadStats stats = new ReadStats();
         S3Location folder = lakeTables.findTable(name, stats.requests())
-                .orElseThrow(() -> new TrinoException(TABLE_NOT_FOUND, "bloom_probe: table %s not found".formatted(name)));
+                .orElseThrow(() -> new TableNotFoundException(name, "bloom_probe: table %s not found".formatted(name)));
         LakeTable table = lakeTables.getTable(name, folder, stats.requests());
         ParquetBloomColumnHandle column = handle.column();
         Object value = BloomProbeValues.toNativeValue(column.name(), column.type(), handle.value());
