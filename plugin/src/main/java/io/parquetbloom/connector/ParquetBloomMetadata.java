@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.connector.system.BloomFilterAdviceTable;
 import io.parquetbloom.connector.system.BloomFiltersTable;
 import io.parquetbloom.connector.system.MetadataTableType;
@@ -35,14 +36,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
-import static com.google.common.base.Throwables.throwIfUnchecked;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getAdviceThresholds;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
@@ -175,20 +174,12 @@ public class ParquetBloomMetadata
         Set<SchemaTableName> names = relationFilter.apply(Set.copyOf(listTables(session, schemaName)));
         // each table needs its listing and its first footer (from the node's cache when warm): read side by side, at
         // most metadata.concurrency at a time
-        List<CompletableFuture<Optional<RelationColumnsMetadata>>> tables = names.stream()
-                .map(name -> CompletableFuture.supplyAsync(() -> relationColumns(name), executor))
+        List<Callable<Optional<RelationColumnsMetadata>>> tables = names.stream()
+                .<Callable<Optional<RelationColumnsMetadata>>>map(name -> () -> relationColumns(name))
                 .toList();
-        try {
-            return tables.stream()
-                    .map(CompletableFuture::join)
-                    .flatMap(Optional::stream)
-                    .toList()
-                    .iterator();
-        }
-        catch (CompletionException e) {
-            throwIfUnchecked(e.getCause());
-            throw e;
-        }
+        return ParallelTasks.runAll(tables, executor).stream()
+                .flatMap(Optional::stream)
+                .iterator();
     }
 
     private Optional<RelationColumnsMetadata> relationColumns(SchemaTableName name)

@@ -88,6 +88,7 @@ public class ParquetBloomModule
         closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomColumnReads.class));
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomTransactionManager.class).in(Scopes.SINGLETON);
+        binder.bind(TableStatisticsReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);

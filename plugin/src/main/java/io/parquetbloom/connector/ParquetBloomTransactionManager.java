@@ -5,7 +5,6 @@ import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.metadata.MetadataConfig;
-import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.connector.ConnectorTransactionHandle;
@@ -32,9 +31,9 @@ public class ParquetBloomTransactionManager
     private final Map<ConnectorTransactionHandle, ParquetBloomMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, ParquetMetadataReader metadataReader)
+    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, TableStatisticsReader statisticsReader)
     {
-        this.statisticsReader = new TableStatisticsReader(metadataReader, healthScanner);
+        this.statisticsReader = requireNonNull(statisticsReader, "statisticsReader is null");
         this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.executor = requireNonNull(executor, "executor is null");

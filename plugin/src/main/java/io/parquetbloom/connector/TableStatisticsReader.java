@@ -1,5 +1,8 @@
 package io.parquetbloom.connector;
 
+import com.google.inject.Inject;
+import io.airlift.slice.Slices;
+import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.health.ColumnHealth;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.TableHealth;
@@ -31,7 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -47,14 +50,15 @@ import static java.util.Objects.requireNonNull;
  * bloom filters (their OR's occupancy). Planning reads at most {@value #SAMPLE_FILES} files (spread over the table,
  * through the metadata cache; pruning needs the same footers a moment later) and scales what it finds by bytes.
  */
-final class TableStatisticsReader
+public final class TableStatisticsReader
 {
     static final int SAMPLE_FILES = 64;
 
     private final ParquetMetadataReader metadataReader;
     private final FilterHealthScanner scanner;
 
-    TableStatisticsReader(ParquetMetadataReader metadataReader, FilterHealthScanner scanner)
+    @Inject
+    public TableStatisticsReader(ParquetMetadataReader metadataReader, FilterHealthScanner scanner)
     {
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.scanner = requireNonNull(scanner, "scanner is null");
@@ -81,79 +85,99 @@ final class TableStatisticsReader
         }
         List<LakeFile> sample = sample(files);
         ReadStats stats = new ReadStats(requests, new MetadataCacheStats());
-        List<CompletableFuture<Optional<ParquetFileMetadata>>> footers = sample.stream()
-                .map(file -> CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return Optional.of(metadataReader.footer(file.object(), table.name(), stats));
-                    }
-                    catch (RuntimeException e) {
-                        // a file the query will report, or read whole; it adds nothing here
-                        return Optional.<ParquetFileMetadata>empty();
-                    }
-                }, executor))
-                .toList();
-        long sampleRows = 0;
-        long sampleBytes = 0;
-        Map<String, ColumnTotals> totals = new HashMap<>();
         Map<String, Type> dataColumns = new HashMap<>();
         for (ParquetBloomColumnHandle column : columns) {
             if (!column.partitionKey()) {
                 dataColumns.put(column.name(), column.type());
             }
         }
-        for (int i = 0; i < sample.size(); i++) {
-            Optional<ParquetFileMetadata> footer = footers.get(i).join();
-            if (footer.isEmpty()) {
-                continue;
-            }
-            sampleBytes += sample.get(i).object().size();
-            Set<String> plain = plainNumbers(footer.get().metadata().getFileMetaData().getSchema());
-            for (RowGroup rowGroup : FooterChunks.rowGroups(footer.get().metadata().getParquetMetadata())) {
-                sampleRows += rowGroup.getNum_rows();
-            }
-            for (FooterChunks.FooterChunk chunk : FooterChunks.chunks(footer.get().metadata().getParquetMetadata())) {
-                addChunk(chunk.metadata(), dataColumns, plain, totals);
-            }
-        }
-        if (sampleBytes == 0) {
+        SampleTotals sampled = readSample(table, sample, dataColumns, executor, stats);
+        if (sampled.bytes() == 0) {
             return TableStatistics.empty();
         }
         long totalBytes = files.stream().mapToLong(file -> file.object().size()).sum();
-        double scale = totalBytes / (double) sampleBytes;
-        double rowCount = sampleRows * scale;
+        double scale = totalBytes / (double) sampled.bytes();
+        Map<String, ColumnHealth> healthByColumn = sampleHealth(table, sample, executor, stats);
 
-        // the sample as one partition: its filters OR together per column
+        TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(sampled.rows() * scale));
+        for (ParquetBloomColumnHandle column : columns) {
+            ColumnStatistics columnStatistics = column.partitionKey()
+                    ? partitionStatistics(table, column)
+                    : columnStatistics(sampled.columns().get(column.name()), healthByColumn.get(column.name()), scale);
+            statistics.setColumnStatistics(column, columnStatistics);
+        }
+        return statistics.build();
+    }
+
+    /**
+     * Rows, bytes and per-column totals of the sampled files whose footers could be read.
+     */
+    private record SampleTotals(long rows, long bytes, Map<String, ColumnTotals> columns) {}
+
+    private SampleTotals readSample(LakeTable table, List<LakeFile> sample, Map<String, Type> dataColumns, Executor executor, ReadStats stats)
+    {
+        List<Callable<Optional<ParquetFileMetadata>>> reads = sample.stream()
+                .<Callable<Optional<ParquetFileMetadata>>>map(file -> () -> {
+                    try {
+                        return Optional.of(metadataReader.footer(file.object(), table.name(), stats));
+                    }
+                    catch (RuntimeException e) {
+                        // a file the query will report, or read whole; it adds nothing here
+                        return Optional.empty();
+                    }
+                })
+                .toList();
+        List<Optional<ParquetFileMetadata>> footers = ParallelTasks.runAll(reads, executor);
+        long rows = 0;
+        long bytes = 0;
+        Map<String, ColumnTotals> totals = new HashMap<>();
+        for (int i = 0; i < sample.size(); i++) {
+            if (footers.get(i).isEmpty()) {
+                continue;
+            }
+            ParquetFileMetadata footer = footers.get(i).get();
+            bytes += sample.get(i).object().size();
+            Set<String> plain = plainNumbers(footer.metadata().getFileMetaData().getSchema());
+            for (RowGroup rowGroup : FooterChunks.rowGroups(footer.metadata().getParquetMetadata())) {
+                rows += rowGroup.getNum_rows();
+            }
+            for (FooterChunks.FooterChunk chunk : FooterChunks.chunks(footer.metadata().getParquetMetadata())) {
+                addChunk(chunk.metadata(), dataColumns, plain, totals);
+            }
+        }
+        return new SampleTotals(rows, bytes, totals);
+    }
+
+    /**
+     * The sample as one partition: its filters OR together per column. Only filters the footers' tails brought:
+     * planning never fetches a filter.
+     */
+    private Map<String, ColumnHealth> sampleHealth(LakeTable table, List<LakeFile> sample, Executor executor, ReadStats stats)
+    {
         LakeTable sampleTable = new LakeTable(table.name(), table.location(), sample, List.of());
-        // only filters the footers' tails brought: planning never fetches a filter
         TableHealth health = scanner.scan(sampleTable, executor, false, false, stats);
         Map<String, ColumnHealth> healthByColumn = new HashMap<>();
         for (ColumnHealth column : health.columns()) {
             healthByColumn.put(column.column().toLowerCase(Locale.ROOT), column);
         }
+        return healthByColumn;
+    }
 
-        TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(rowCount));
-        for (ParquetBloomColumnHandle column : columns) {
-            if (column.partitionKey()) {
-                statistics.setColumnStatistics(column, partitionStatistics(table, column));
-                continue;
-            }
-            ColumnTotals columnTotals = totals.get(column.name());
-            if (columnTotals == null || columnTotals.values == 0) {
-                statistics.setColumnStatistics(column, ColumnStatistics.empty());
-                continue;
-            }
-            ColumnStatistics.Builder builder = ColumnStatistics.builder();
-            if (columnTotals.nullsKnown) {
-                builder.setNullsFraction(Estimate.of(columnTotals.nulls / (double) columnTotals.values));
-            }
-            if (columnTotals.rangeKnown && columnTotals.min != null) {
-                builder.setRange(new DoubleRange(columnTotals.min, columnTotals.max));
-            }
-            distinctValues(healthByColumn.get(column.name()), (columnTotals.values - columnTotals.nulls), scale)
-                    .ifPresent(distinct -> builder.setDistinctValuesCount(Estimate.of(distinct)));
-            statistics.setColumnStatistics(column, builder.build());
+    private static ColumnStatistics columnStatistics(ColumnTotals totals, ColumnHealth health, double scale)
+    {
+        if (totals == null || totals.values == 0) {
+            return ColumnStatistics.empty();
         }
-        return statistics.build();
+        ColumnStatistics.Builder builder = ColumnStatistics.builder();
+        if (totals.nullsKnown) {
+            builder.setNullsFraction(Estimate.of(totals.nulls / (double) totals.values));
+        }
+        if (totals.rangeKnown && totals.min != null) {
+            builder.setRange(new DoubleRange(totals.min, totals.max));
+        }
+        distinctValues(health, totals.values - totals.nulls, scale)
+                .ifPresent(distinct -> builder.setDistinctValuesCount(Estimate.of(distinct)));
+        return builder.build();
     }
 
     /**
@@ -247,16 +271,16 @@ final class TableStatisticsReader
         byte[] max = meta.getStatistics().getMax_value();
         org.apache.parquet.format.Type physical = meta.getType();
         if ((type.equals(BIGINT) && physical == org.apache.parquet.format.Type.INT64 && min.length == 8 && max.length == 8)) {
-            return Optional.of(new double[] {littleEndianLong(min), littleEndianLong(max)});
+            return Optional.of(new double[] {Slices.wrappedBuffer(min).getLong(0), Slices.wrappedBuffer(max).getLong(0)});
         }
         if ((type.equals(INTEGER) || type.equals(DATE)) && physical == org.apache.parquet.format.Type.INT32 && min.length == 4 && max.length == 4) {
-            return Optional.of(new double[] {littleEndianInt(min), littleEndianInt(max)});
+            return Optional.of(new double[] {Slices.wrappedBuffer(min).getInt(0), Slices.wrappedBuffer(max).getInt(0)});
         }
         if (type.equals(DOUBLE) && physical == org.apache.parquet.format.Type.DOUBLE && min.length == 8 && max.length == 8) {
-            return finite(Double.longBitsToDouble(littleEndianLong(min)), Double.longBitsToDouble(littleEndianLong(max)));
+            return finite(Double.longBitsToDouble(Slices.wrappedBuffer(min).getLong(0)), Double.longBitsToDouble(Slices.wrappedBuffer(max).getLong(0)));
         }
         if (type.equals(REAL) && physical == org.apache.parquet.format.Type.FLOAT && min.length == 4 && max.length == 4) {
-            return finite(Float.intBitsToFloat(littleEndianInt(min)), Float.intBitsToFloat(littleEndianInt(max)));
+            return finite(Float.intBitsToFloat(Slices.wrappedBuffer(min).getInt(0)), Float.intBitsToFloat(Slices.wrappedBuffer(max).getInt(0)));
         }
         return Optional.empty();
     }
@@ -264,20 +288,6 @@ final class TableStatisticsReader
     private static Optional<double[]> finite(double min, double max)
     {
         return Double.isFinite(min) && Double.isFinite(max) && min <= max ? Optional.of(new double[] {min, max}) : Optional.empty();
-    }
-
-    private static long littleEndianLong(byte[] bytes)
-    {
-        long value = 0;
-        for (int i = 7; i >= 0; i--) {
-            value = (value << 8) | (bytes[i] & 0xFF);
-        }
-        return value;
-    }
-
-    private static int littleEndianInt(byte[] bytes)
-    {
-        return (bytes[0] & 0xFF) | (bytes[1] & 0xFF) << 8 | (bytes[2] & 0xFF) << 16 | (bytes[3] & 0xFF) << 24;
     }
 
     private static ColumnStatistics partitionStatistics(LakeTable table, ParquetBloomColumnHandle column)

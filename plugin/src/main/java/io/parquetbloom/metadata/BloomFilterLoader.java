@@ -1,5 +1,6 @@
 package io.parquetbloom.metadata;
 
+import io.parquetbloom.s3.MergedRanges;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilter;
@@ -11,7 +12,6 @@ import org.apache.parquet.format.RowGroup;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +43,7 @@ public final class BloomFilterLoader
     {
         requireNonNull(file, "file is null");
         FileMetaData footer = file.metadata().getParquetMetadata();
-        long footerStart = file.footerStart();
-        TreeMap<Long, Boolean> boundaries = structureStarts(footer, footerStart);
+        TreeMap<Long, Boolean> boundaries = structureStarts(footer, file.footerStart());
 
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
         List<Range> toFetch = new ArrayList<>();
@@ -53,65 +52,65 @@ public final class BloomFilterLoader
             if (column.isEmpty() || !column.get().isSetBloom_filter_offset()) {
                 continue;
             }
-            long offset = column.get().getBloom_filter_offset();
-            OptionalInt declared = column.get().isSetBloom_filter_length() ? OptionalInt.of(column.get().getBloom_filter_length()) : OptionalInt.empty();
-            if (offset < 4 || offset >= footerStart) {
-                results.put(key, new SplitBlockBloomFilterReader.Result.Unusable("bloom_filter_offset %d is outside the data of a %d-byte file".formatted(offset, file.object().size())));
-                continue;
-            }
-            long extent;
-            boolean mustFill = false;
-            if (declared.isPresent()) {
-                if (declared.getAsInt() <= 0 || offset + declared.getAsInt() > footerStart) {
-                    results.put(key, new SplitBlockBloomFilterReader.Result.Unusable("bloom_filter_length %d at offset %d runs past the data".formatted(declared.getAsInt(), offset)));
-                    continue;
-                }
-                extent = declared.getAsInt();
-            }
-            else {
-                // footerStart is always a boundary, and offset < footerStart
-                Map.Entry<Long, Boolean> next = boundaries.higherEntry(offset);
-                extent = next.getKey() - offset;
-                // filters are written back to back and the last one right before the footer: then the filter must
-                // fill the gap exactly; before other structures (page indexes, data) we only know an upper bound
-                mustFill = next.getValue();
-                if (extent > MAX_EXTENT) {
-                    if (mustFill) {
-                        results.put(key, new SplitBlockBloomFilterReader.Result.Unusable("%d bytes up to the next filter or the footer exceed the largest filter".formatted(extent)));
-                        continue;
-                    }
-                    extent = MAX_EXTENT;
-                }
-            }
-            Range range = new Range(key, offset, extent, declared, mustFill);
-            if (file.tailContains(offset, extent)) {
-                results.put(key, range.parse(file.tail(), (int) (offset - file.tailStart())));
-            }
-            else {
-                toFetch.add(range);
+            switch (locate(key, column.get(), file, boundaries)) {
+                case Located.Unusable(String reason) -> results.put(key, new SplitBlockBloomFilterReader.Result.Unusable(reason));
+                case Located.At(Range range) when file.tailContains(range.offset(), range.extent()) -> results.put(key, range.parse(file.tail(), (int) (range.offset() - file.tailStart())));
+                case Located.At(Range range) -> toFetch.add(range);
             }
         }
 
-        toFetch.sort(Comparator.comparingLong(Range::offset));
         long bytesRead = 0;
-        int index = 0;
-        while (index < toFetch.size()) {
-            int end = index + 1;
-            long clusterStart = toFetch.get(index).offset();
-            long clusterEnd = toFetch.get(index).end();
-            while (end < toFetch.size() && toFetch.get(end).offset() - clusterEnd <= MAX_MERGE_GAP && toFetch.get(end).end() - clusterStart <= Integer.MAX_VALUE - 16) {
-                clusterEnd = Math.max(clusterEnd, toFetch.get(end).end());
-                end++;
-            }
-            byte[] bytes = store.read(file.object(), clusterStart, (int) (clusterEnd - clusterStart), stats);
+        for (MergedRanges.Read<Range> read : MergedRanges.merge(toFetch, Range::offset, Range::end, MAX_MERGE_GAP, Integer.MAX_VALUE - 16)) {
+            byte[] bytes = store.read(file.object(), read.start(), (int) read.length(), stats);
             bytesRead += bytes.length;
-            for (int i = index; i < end; i++) {
-                Range range = toFetch.get(i);
-                results.put(range.key(), range.parse(bytes, (int) (range.offset() - clusterStart)));
+            for (Range range : read.members()) {
+                results.put(range.key(), range.parse(bytes, (int) (range.offset() - read.start())));
             }
-            index = end;
         }
         return new LoadedFilters(results, bytesRead);
+    }
+
+    private sealed interface Located
+    {
+        record At(Range range)
+                implements Located {}
+
+        record Unusable(String reason)
+                implements Located {}
+    }
+
+    /**
+     * Where a chunk's filter lies: at its declared length, or up to the next structure the footer describes.
+     *
+     * @param boundaries see {@link #structureStarts}
+     */
+    private static Located locate(BloomFilterKey key, ColumnMetaData column, ParquetFileMetadata file, TreeMap<Long, Boolean> boundaries)
+    {
+        long footerStart = file.footerStart();
+        long offset = column.getBloom_filter_offset();
+        if (offset < 4 || offset >= footerStart) {
+            return new Located.Unusable("bloom_filter_offset %d is outside the data of a %d-byte file".formatted(offset, file.object().size()));
+        }
+        if (column.isSetBloom_filter_length()) {
+            int declared = column.getBloom_filter_length();
+            if (declared <= 0 || offset + declared > footerStart) {
+                return new Located.Unusable("bloom_filter_length %d at offset %d runs past the data".formatted(declared, offset));
+            }
+            return new Located.At(new Range(key, offset, declared, OptionalInt.of(declared), false));
+        }
+        // footerStart is always a boundary, and offset < footerStart
+        Map.Entry<Long, Boolean> next = boundaries.higherEntry(offset);
+        long extent = next.getKey() - offset;
+        // filters are written back to back and the last one right before the footer: then the filter must fill the
+        // gap exactly; before other structures (page indexes, data) we only know an upper bound
+        boolean mustFill = next.getValue();
+        if (extent > MAX_EXTENT) {
+            if (mustFill) {
+                return new Located.Unusable("%d bytes up to the next filter or the footer exceed the largest filter".formatted(extent));
+            }
+            extent = MAX_EXTENT;
+        }
+        return new Located.At(new Range(key, offset, extent, OptionalInt.empty(), mustFill));
     }
 
     private record Range(BloomFilterKey key, long offset, long extent, OptionalInt declared, boolean mustFill)

@@ -1,5 +1,7 @@
 package io.parquetbloom.metadata;
 
+import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.parquet.ParquetDataSourceId;
@@ -13,13 +15,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 
-import static com.google.common.base.Throwables.throwIfUnchecked;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -89,39 +88,12 @@ final class DictionaryLoader
         if (pages.size() <= 1) {
             return pages.stream().map(page -> store.read(file.object(), page.extent().start(), page.extent().length(), stats)).toList();
         }
-        Semaphore permits = new Semaphore(PARALLEL_GETS);
-        List<Future<byte[]>> futures = new ArrayList<>();
-        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            try {
-                for (Located.At page : pages) {
-                    futures.add(executor.submit(() -> {
-                        permits.acquire();
-                        try {
-                            return store.read(file.object(), page.extent().start(), page.extent().length(), stats);
-                        }
-                        finally {
-                            permits.release();
-                        }
-                    }));
-                }
-                List<byte[]> results = new ArrayList<>();
-                for (Future<byte[]> future : futures) {
-                    results.add(future.get());
-                }
-                return results;
-            }
-            catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RuntimeException("interrupted while reading dictionary pages of " + file.object().location(), e);
-            }
-            catch (ExecutionException e) {
-                throwIfUnchecked(e.getCause());
-                throw new RuntimeException(e.getCause());
-            }
-            finally {
-                // the query ended or a GET failed: the others are not waited for
-                futures.forEach(future -> future.cancel(true));
-            }
+        List<Callable<byte[]>> reads = pages.stream()
+                .<Callable<byte[]>>map(page -> () -> store.read(file.object(), page.extent().start(), page.extent().length(), stats))
+                .toList();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            // the calling thread reads too
+            return ParallelTasks.runAll(reads, new BoundedExecutor(threads, PARALLEL_GETS - 1));
         }
     }
 

@@ -43,7 +43,7 @@ public final class FooterReader
                 throw badData(object, "is not a Parquet file (no PAR1 magic at its end; encrypted footers are not supported)");
             }
         }
-        long footerLength = Integer.toUnsignedLong(readIntLittleEndian(tail, tailLength - POST_SCRIPT));
+        long footerLength = Integer.toUnsignedLong(Slices.wrappedBuffer(tail).getInt(tailLength - POST_SCRIPT));
         long complete = footerLength + POST_SCRIPT;
         if (complete > size - MAGIC.length) {
             throw badData(object, "has a corrupt footer: footer length %d exceeds the file size %d".formatted(footerLength, size));
@@ -72,11 +72,6 @@ public final class FooterReader
             throw badData(object, "has a corrupt footer: " + e, e);
         }
         return file;
-    }
-
-    private static int readIntLittleEndian(byte[] bytes, int offset)
-    {
-        return (bytes[offset] & 0xFF) | (bytes[offset + 1] & 0xFF) << 8 | (bytes[offset + 2] & 0xFF) << 16 | (bytes[offset + 3] & 0xFF) << 24;
     }
 
     private static TrinoException badData(S3ObjectInfo object, String message)

@@ -1,6 +1,7 @@
 package io.parquetbloom.metadata;
 
 import com.google.common.base.Suppliers;
+import io.airlift.slice.Slices;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSourceId;
@@ -117,8 +118,7 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
      */
     public int footerLength()
     {
-        int n = tail.length;
-        return (tail[n - 8] & 0xFF) | (tail[n - 7] & 0xFF) << 8 | (tail[n - 6] & 0xFF) << 16 | (tail[n - 5] & 0xFF) << 24;
+        return Slices.wrappedBuffer(tail).getInt(tail.length - 8);
     }
 
     /**

@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
 import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
@@ -93,49 +94,62 @@ public final class RowGroupPruner
             PruningStats stats)
     {
         PruningPlan.Options options = plan.options();
-        ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
-        List<BlockMetadata> blocks;
-        try {
-            // parsed when the footer was read, so this does not fail here
-            blocks = file.blocks();
+        ConstrainedColumns constrained = constrainedColumns(fileSchema, domains, plan, stats);
+        List<Candidate> candidates = candidatesByStatistics(file, range, constrained, options, stats);
+        Set<BloomFilterKey> answeredByFilter = new HashSet<>();
+        if (options.bloomFilters() && !constrained.bloomPredicates().isEmpty() && !candidates.isEmpty()) {
+            candidates = pruneByBloomFilters(file, constrained.bloomPredicates(), candidates, answeredByFilter, readStats, stats);
         }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (options.dictionaries() && !constrained.bloomPredicates().isEmpty() && !candidates.isEmpty()) {
+            candidates = dictionaryPruner.prune(file, constrained.bloomPredicates(), candidates, answeredByFilter, options.maxDictionaryEntries(), readStats, stats);
         }
+        return candidates.stream().map(Candidate::ordinal).collect(toImmutableList());
+    }
 
+    /**
+     * The file's primitive top-level columns the plan constrains, and what each pruning step checks of them.
+     *
+     * @param unsignedDomains constraints on unsigned integers, whose statistics we read ourselves: trino-parquet reads
+     * them as signed ("corrupted" when max > 2^31)
+     * @param statisticsPredicate trino-parquet's min/max check of the other constrained columns
+     */
+    private record ConstrainedColumns(
+            Map<List<String>, ColumnDescriptor> descriptorsByPath,
+            Map<String, Domain> primitiveDomains,
+            Map<ColumnDescriptor, Domain> unsignedDomains,
+            Optional<TupleDomainParquetPredicate> statisticsPredicate,
+            List<BloomColumnPredicate> bloomPredicates) {}
+
+    private static ConstrainedColumns constrainedColumns(MessageType fileSchema, Map<String, Domain> domains, PruningPlan plan, PruningStats stats)
+    {
         Map<String, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
         Map<String, Domain> primitiveDomains = new HashMap<>();
-        for (Map.Entry<String, Domain> entry : domains.entrySet()) {
-            org.apache.parquet.schema.Type field = getParquetTypeByName(entry.getKey(), fileSchema);
+        domains.forEach((name, domain) -> {
+            org.apache.parquet.schema.Type field = getParquetTypeByName(name, fileSchema);
             if (field != null && field.isPrimitive()) {
-                fields.put(entry.getKey(), field);
-                primitiveDomains.put(entry.getKey(), entry.getValue());
+                fields.put(name, field);
+                primitiveDomains.put(name, domain);
             }
-        }
+        });
         MessageType requestedSchema = new MessageType(fileSchema.getName(), List.copyOf(fields.values()));
         Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
         Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
         Map<ColumnDescriptor, Domain> unsignedDomains = new HashMap<>();
         List<BloomColumnPredicate> bloomPredicates = new ArrayList<>();
-        for (Map.Entry<String, org.apache.parquet.schema.Type> entry : fields.entrySet()) {
-            ColumnDescriptor descriptor = descriptorsByPath.get(List.of(entry.getValue().getName()));
+        fields.forEach((name, field) -> {
+            ColumnDescriptor descriptor = descriptorsByPath.get(List.of(field.getName()));
             if (descriptor == null) {
-                continue;
+                return;
             }
-            Domain domain = domains.get(entry.getKey());
-            // trino-parquet reads unsigned statistics as signed ("corrupted" when max > 2^31): we read them ourselves
-            if (UnsignedIntegers.unsignedWidth(descriptor.getPrimitiveType()).isPresent()) {
-                unsignedDomains.put(descriptor, domain);
+            Domain domain = domains.get(name);
+            boolean unsigned = UnsignedIntegers.unsignedWidth(descriptor.getPrimitiveType()).isPresent();
+            (unsigned ? unsignedDomains : parquetDomains).put(descriptor, domain);
+            if (plan.options().hashesValues()) {
+                plan.memo().get(descriptor, domain, plan.options().maxBloomValues()).ifPresent(bloomPredicates::add);
             }
-            else {
-                parquetDomains.put(descriptor, domain);
-            }
-            if (options.hashesValues()) {
-                plan.memo().get(descriptor, domain, options.maxBloomValues()).ifPresent(bloomPredicates::add);
-            }
-        }
+        });
         Optional<TupleDomainParquetPredicate> statisticsPredicate = Optional.empty();
-        if (options.statistics() && !parquetDomains.isEmpty()) {
+        if (plan.options().statistics() && !parquetDomains.isEmpty()) {
             try {
                 statisticsPredicate = Optional.of(buildPredicate(requestedSchema, TupleDomain.withColumnDomains(parquetDomains), descriptorsByPath, DateTimeZone.UTC));
             }
@@ -144,9 +158,18 @@ public final class RowGroupPruner
                 stats.addStatisticsUnusable();
             }
         }
+        return new ConstrainedColumns(descriptorsByPath, primitiveDomains, unsignedDomains, statisticsPredicate, bloomPredicates);
+    }
 
+    /**
+     * The row groups of the split's range that statistics and the no-match cache leave, with their constrained chunks.
+     */
+    private List<Candidate> candidatesByStatistics(ParquetFileMetadata file, RowGroupScope.ByteRange range, ConstrainedColumns constrained, PruningPlan.Options options, PruningStats stats)
+    {
+        ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
         FileKey fileKey = FileKey.of(file.object());
-        Map<String, Domain> noMatchDomains = options.noMatchCache() ? rememberedDomains(primitiveDomains) : Map.of();
+        Map<String, Domain> noMatchDomains = options.noMatchCache() ? rememberedDomains(constrained.primitiveDomains()) : Map.of();
+        List<BlockMetadata> blocks = blocks(file);
         List<Candidate> candidates = new ArrayList<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             BlockMetadata block = blocks.get(ordinal);
@@ -160,7 +183,7 @@ public final class RowGroupPruner
             }
             Optional<PrunedBlockMetadata> pruned;
             try {
-                pruned = Optional.of(PrunedBlockMetadata.createPrunedColumnsMetadata(block, id, descriptorsByPath));
+                pruned = Optional.of(PrunedBlockMetadata.createPrunedColumnsMetadata(block, id, constrained.descriptorsByPath()));
             }
             catch (IOException | RuntimeException e) {
                 // the reader will report what is wrong with this row group, if anything; we do not prune it
@@ -168,7 +191,7 @@ public final class RowGroupPruner
                 candidates.add(new Candidate(ordinal, Optional.empty()));
                 continue;
             }
-            if (options.statistics() && !statisticsMatch(statisticsPredicate, unsignedDomains, pruned.get(), descriptorsByPath, id, stats)) {
+            if (options.statistics() && !statisticsMatch(constrained, pruned.get(), id, stats)) {
                 stats.addPrunedByStatistics();
                 continue;
             }
@@ -178,15 +201,18 @@ public final class RowGroupPruner
             }
             candidates.add(new Candidate(ordinal, pruned));
         }
+        return candidates;
+    }
 
-        Set<BloomFilterKey> answeredByFilter = new HashSet<>();
-        if (options.bloomFilters() && !bloomPredicates.isEmpty() && !candidates.isEmpty()) {
-            candidates = pruneByBloomFilters(file, bloomPredicates, candidates, answeredByFilter, readStats, stats);
+    private static List<BlockMetadata> blocks(ParquetFileMetadata file)
+    {
+        try {
+            // parsed when the footer was read, so this does not fail here
+            return file.blocks();
         }
-        if (options.dictionaries() && !bloomPredicates.isEmpty() && !candidates.isEmpty()) {
-            candidates = dictionaryPruner.prune(file, bloomPredicates, candidates, answeredByFilter, options.maxDictionaryEntries(), readStats, stats);
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return candidates.stream().map(Candidate::ordinal).collect(ImmutableList.toImmutableList());
     }
 
     /**
@@ -256,6 +282,25 @@ public final class RowGroupPruner
      */
     private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, Set<BloomFilterKey> answeredByFilter, ReadStats readStats, PruningStats stats)
     {
+        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = fetchFilters(file, predicates, candidates, readStats, stats);
+        List<Candidate> survivors = new ArrayList<>();
+        for (Candidate candidate : candidates) {
+            if (excludedByFilter(candidate, predicates, filters, answeredByFilter, stats)) {
+                stats.addPrunedByBloomFilter();
+            }
+            else {
+                survivors.add(candidate);
+            }
+        }
+        return survivors;
+    }
+
+    /**
+     * The filters that can answer for the candidates, fetched together; filters we could not fetch (S3 trouble) are
+     * unusable and prune nothing: reading the data reports a lasting problem.
+     */
+    private Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> fetchFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, ReadStats readStats, PruningStats stats)
+    {
         // a filter helps only where the predicate excludes NULL or the chunk has no NULLs
         List<BloomFilterKey> wanted = new ArrayList<>();
         for (Candidate candidate : candidates) {
@@ -265,62 +310,54 @@ public final class RowGroupPruner
                 }
             }
         }
-        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = Map.of();
-        if (!wanted.isEmpty()) {
-            try {
-                LoadedFilters loaded = metadataReader.filters(file, wanted, readStats);
-                filters = loaded.results();
-                stats.addBloomFilterBytesRead(loaded.bytesRead());
-            }
-            catch (RuntimeException e) {
-                // filters we could not fetch (S3 trouble) prune nothing; reading the data reports a lasting problem
-                filters = new HashMap<>();
-                for (BloomFilterKey key : wanted) {
-                    filters.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
-                }
-            }
+        if (wanted.isEmpty()) {
+            return Map.of();
         }
+        try {
+            LoadedFilters loaded = metadataReader.filters(file, wanted, readStats);
+            stats.addBloomFilterBytesRead(loaded.bytesRead());
+            return loaded.results();
+        }
+        catch (RuntimeException e) {
+            Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> unusable = new HashMap<>();
+            for (BloomFilterKey key : wanted) {
+                unusable.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
+            }
+            return unusable;
+        }
+    }
 
-        List<Candidate> survivors = new ArrayList<>();
-        for (Candidate candidate : candidates) {
-            boolean excluded = false;
-            for (BloomColumnPredicate predicate : predicates) {
-                if (!canUseFilter(candidate, predicate)) {
-                    continue;
-                }
-                if (predicate.hashes().length == 0) {
-                    // no value of the predicate can be stored in this column: no row matches, filter or not
-                    excluded = true;
-                    break;
-                }
-                SplitBlockBloomFilterReader.Result result = filters.get(key(candidate, predicate));
-                if (result == null) {
-                    // the writer made no filter for this chunk
-                    continue;
-                }
-                switch (result) {
-                    case SplitBlockBloomFilterReader.Result.Unusable _ -> stats.addBloomFilterUnusable();
-                    case SplitBlockBloomFilterReader.Result.Usable usable -> {
-                        stats.addBloomFilterProbed(usable.filter().probe().name().startsWith("vector"));
-                        long[] hashes = predicate.hashes();
-                        excluded = !usable.filter().mightContainAny(hashes, 0, hashes.length);
-                        if (!excluded) {
-                            answeredByFilter.add(key(candidate, predicate));
-                        }
+    /**
+     * Whether a usable filter of the row group rules out every value of a predicate.
+     *
+     * @param answeredByFilter receives the chunks whose usable filter answered "maybe"
+     */
+    private static boolean excludedByFilter(Candidate candidate, List<BloomColumnPredicate> predicates, Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters, Set<BloomFilterKey> answeredByFilter, PruningStats stats)
+    {
+        for (BloomColumnPredicate predicate : predicates) {
+            if (!canUseFilter(candidate, predicate)) {
+                continue;
+            }
+            if (predicate.hashes().length == 0) {
+                // no value of the predicate can be stored in this column: no row matches, filter or not
+                return true;
+            }
+            SplitBlockBloomFilterReader.Result result = filters.get(key(candidate, predicate));
+            switch (result) {
+                // the writer made no filter for this chunk
+                case null -> {}
+                case SplitBlockBloomFilterReader.Result.Unusable _ -> stats.addBloomFilterUnusable();
+                case SplitBlockBloomFilterReader.Result.Usable usable -> {
+                    stats.addBloomFilterProbed(usable.filter().probe().name().startsWith("vector"));
+                    long[] hashes = predicate.hashes();
+                    if (!usable.filter().mightContainAny(hashes, 0, hashes.length)) {
+                        return true;
                     }
+                    answeredByFilter.add(key(candidate, predicate));
                 }
-                if (excluded) {
-                    break;
-                }
-            }
-            if (excluded) {
-                stats.addPrunedByBloomFilter();
-            }
-            else {
-                survivors.add(candidate);
             }
         }
-        return survivors;
+        return false;
     }
 
     /**
@@ -355,14 +392,11 @@ public final class RowGroupPruner
      * Whether the row group's statistics allow a match; statistics that cannot be read or that contradict themselves
      * allow one (and are counted).
      */
-    private static boolean statisticsMatch(
-            Optional<TupleDomainParquetPredicate> predicate,
-            Map<ColumnDescriptor, Domain> unsignedDomains,
-            PrunedBlockMetadata block,
-            Map<List<String>, ColumnDescriptor> descriptorsByPath,
-            ParquetDataSourceId id,
-            PruningStats stats)
+    private static boolean statisticsMatch(ConstrainedColumns constrained, PrunedBlockMetadata block, ParquetDataSourceId id, PruningStats stats)
     {
+        Map<ColumnDescriptor, Domain> unsignedDomains = constrained.unsignedDomains();
+        Optional<TupleDomainParquetPredicate> predicate = constrained.statisticsPredicate();
+        Map<List<String>, ColumnDescriptor> descriptorsByPath = constrained.descriptorsByPath();
         try {
             for (Map.Entry<ColumnDescriptor, Domain> entry : unsignedDomains.entrySet()) {
                 ColumnChunkMetadata chunk = block.getColumnChunkMetaData(entry.getKey());

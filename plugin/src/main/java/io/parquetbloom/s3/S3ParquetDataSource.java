@@ -190,34 +190,14 @@ public class S3ParquetDataSource
                 }
             }
         }
-        small.sort(comparingLong(entry -> entry.getValue().offset()));
-        List<Map.Entry<K, DiskRange>> members = new ArrayList<>();
-        DiskRange span = null;
-        for (Map.Entry<K, DiskRange> entry : small) {
-            DiskRange range = entry.getValue();
-            if (span != null && span.end() + maxMergeDistance >= range.offset() && Math.max(span.end(), range.end()) - span.offset() <= maxBufferSize) {
-                span = span.span(range);
-                members.add(entry);
-                continue;
+        for (MergedRanges.Read<Map.Entry<K, DiskRange>> read : MergedRanges.merge(small, entry -> entry.getValue().offset(), entry -> entry.getValue().end(), maxMergeDistance, maxBufferSize)) {
+            FetchedRange range = plan(new DiskRange(read.start(), read.length()), memoryContext);
+            ranges.add(range);
+            for (Map.Entry<K, DiskRange> member : read.members()) {
+                readers.put(member.getKey(), range.view(member.getValue()));
             }
-            addMerged(span, members, readers, memoryContext, ranges);
-            span = range;
-            members = new ArrayList<>(List.of(entry));
         }
-        addMerged(span, members, readers, memoryContext, ranges);
         return ranges;
-    }
-
-    private <K> void addMerged(DiskRange span, List<Map.Entry<K, DiskRange>> members, ListMultimap<K, ChunkReader> readers, AggregatedMemoryContext memoryContext, List<FetchedRange> ranges)
-    {
-        if (span == null) {
-            return;
-        }
-        FetchedRange range = plan(span, memoryContext);
-        ranges.add(range);
-        for (Map.Entry<K, DiskRange> member : members) {
-            readers.put(member.getKey(), range.view(member.getValue()));
-        }
     }
 
     private List<DiskRange> splitLargeRange(DiskRange range)

@@ -1,5 +1,8 @@
 package io.parquetbloom.sbbf;
 
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+
 import java.util.Arrays;
 
 import static java.util.Objects.requireNonNull;
@@ -47,7 +50,7 @@ public final class SplitBlockBloomFilter
         if (length <= 0 || length % BYTES_PER_BLOCK != 0 || length > MAX_BYTES) {
             throw new IllegalArgumentException("bitset length must be a positive multiple of %d up to %d: %d".formatted(BYTES_PER_BLOCK, MAX_BYTES, length));
         }
-        return new SplitBlockBloomFilter(LittleEndian.toWords(bitset, offset, length), BlockProbes.best());
+        return new SplitBlockBloomFilter(Slices.wrappedBuffer(bitset, offset, length).getInts(0, length / Integer.BYTES), BlockProbes.best());
     }
 
     /**
@@ -121,7 +124,9 @@ public final class SplitBlockBloomFilter
      */
     public byte[] bitset()
     {
-        return LittleEndian.toBytes(words);
+        Slice bytes = Slices.allocate(words.length * Integer.BYTES);
+        bytes.setInts(0, words);
+        return bytes.byteArray();
     }
 
     /**

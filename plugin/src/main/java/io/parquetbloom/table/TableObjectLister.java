@@ -1,7 +1,7 @@
 package io.parquetbloom.table;
 
-import com.google.common.collect.ImmutableList;
 import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -14,13 +14,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-import static com.google.common.base.Throwables.throwIfUnchecked;
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
 import static java.util.Objects.requireNonNull;
 
@@ -118,25 +116,16 @@ final class TableObjectLister
      */
     private List<S3ObjectInfo> listRanges(S3Location prefix, List<String> bounds, S3RequestStats stats)
     {
-        List<CompletableFuture<List<S3ObjectInfo>>> ranges = new ArrayList<>();
+        List<Callable<List<S3ObjectInfo>>> ranges = new ArrayList<>();
+        for (int i = 0; i <= bounds.size(); i++) {
+            Optional<String> startAfter = i == 0 ? Optional.empty() : Optional.of(bounds.get(i - 1));
+            Optional<String> lastKey = i == bounds.size() ? Optional.empty() : Optional.of(bounds.get(i));
+            ranges.add(() -> store.listObjectsBetween(prefix, startAfter, lastKey, stats));
+        }
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Executor executor = new BoundedExecutor(threads, MAX_PARALLEL_LISTINGS);
-            for (int i = 0; i <= bounds.size(); i++) {
-                Optional<String> startAfter = i == 0 ? Optional.empty() : Optional.of(bounds.get(i - 1));
-                Optional<String> lastKey = i == bounds.size() ? Optional.empty() : Optional.of(bounds.get(i));
-                ranges.add(CompletableFuture.supplyAsync(() -> store.listObjectsBetween(prefix, startAfter, lastKey, stats), executor));
-            }
-            ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
-            for (CompletableFuture<List<S3ObjectInfo>> range : ranges) {
-                try {
-                    objects.addAll(range.join());
-                }
-                catch (CompletionException e) {
-                    throwIfUnchecked(e.getCause());
-                    throw new RuntimeException(e.getCause());
-                }
-            }
-            return objects.build();
+            // the calling thread lists too
+            List<List<S3ObjectInfo>> listed = ParallelTasks.runAll(ranges, new BoundedExecutor(threads, MAX_PARALLEL_LISTINGS - 1));
+            return listed.stream().flatMap(List::stream).collect(toImmutableList());
         }
     }
 
