@@ -6,8 +6,6 @@ import io.trino.spi.type.Type;
 
 import java.util.Optional;
 
-import static io.airlift.slice.SizeOf.estimatedSizeOf;
-import static io.airlift.slice.SizeOf.instanceSize;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -17,8 +15,6 @@ import static java.util.Objects.requireNonNull;
 public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey)
         implements ColumnHandle
 {
-    private static final int INSTANCE_SIZE = instanceSize(ParquetBloomColumnHandle.class);
-
     public ParquetBloomColumnHandle
     {
         requireNonNull(name, "name is null");
@@ -32,10 +28,5 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
                 .setType(type)
                 .setExtraInfo(partitionKey ? Optional.of("partition key") : Optional.empty())
                 .build();
-    }
-
-    public long getRetainedSizeInBytes()
-    {
-        return INSTANCE_SIZE + estimatedSizeOf(name);
     }
 }

@@ -7,8 +7,10 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getBloomFilterMaxValues;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getDictionaryPruningMaxEntries;
@@ -28,7 +30,20 @@ public final class PruningPlans
 
     public static PruningPlan.Options options(ConnectorSession session)
     {
-        return new PruningPlan.Options(isStatisticsPruningEnabled(session), isBloomFilterEnabled(session), getBloomFilterMaxValues(session), isNoMatchCacheEnabled(session), isDictionaryPruningEnabled(session), getDictionaryPruningMaxEntries(session), getDictionaryPruningSmallFileThreshold(session));
+        Set<PruningPlan.Path> paths = EnumSet.noneOf(PruningPlan.Path.class);
+        if (isStatisticsPruningEnabled(session)) {
+            paths.add(PruningPlan.Path.STATISTICS);
+        }
+        if (isBloomFilterEnabled(session)) {
+            paths.add(PruningPlan.Path.BLOOM_FILTERS);
+        }
+        if (isNoMatchCacheEnabled(session)) {
+            paths.add(PruningPlan.Path.NO_MATCH_CACHE);
+        }
+        if (isDictionaryPruningEnabled(session)) {
+            paths.add(PruningPlan.Path.DICTIONARIES);
+        }
+        return new PruningPlan.Options(paths, getBloomFilterMaxValues(session), getDictionaryPruningMaxEntries(session), getDictionaryPruningSmallFileThreshold(session));
     }
 
     public static PruningPlan create(SchemaTableName table, PruningPlan.Options options, TupleDomain<ParquetBloomColumnHandle> constraint)

@@ -18,6 +18,7 @@ import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.RowGroup;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,10 +65,10 @@ public class BloomProbe
     public InOrderWindow<LakeFile, List<BloomProbeRow>> probe(LakeTable table, String column, Function<PruningPlan.Options, PruningPlan> planFor, PruningPlan.Options session, Executor executor, ReadStats stats)
     {
         PruningPlan query = planFor.apply(session);
-        PruningPlan statistics = planFor.apply(new PruningPlan.Options(true, false, session.maxBloomValues(), false));
-        PruningPlan bloomFilter = planFor.apply(new PruningPlan.Options(false, true, session.maxBloomValues(), false));
-        PruningPlan noMatch = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), true));
-        PruningPlan dictionary = planFor.apply(new PruningPlan.Options(false, false, session.maxBloomValues(), false, true, session.maxDictionaryEntries(), 0));
+        PruningPlan statistics = planFor.apply(new PruningPlan.Options(EnumSet.of(PruningPlan.Path.STATISTICS), session.maxBloomValues(), 0, 0));
+        PruningPlan bloomFilter = planFor.apply(new PruningPlan.Options(EnumSet.of(PruningPlan.Path.BLOOM_FILTERS), session.maxBloomValues(), 0, 0));
+        PruningPlan noMatch = planFor.apply(new PruningPlan.Options(EnumSet.of(PruningPlan.Path.NO_MATCH_CACHE), session.maxBloomValues(), 0, 0));
+        PruningPlan dictionary = planFor.apply(new PruningPlan.Options(EnumSet.of(PruningPlan.Path.DICTIONARIES), session.maxBloomValues(), session.maxDictionaryEntries(), 0));
         Paths paths = new Paths(query, statistics, bloomFilter, dictionary, noMatch);
         // file after file, a bounded number of files ahead of the caller: a table of any size is streamed
         return new InOrderWindow<>(table.files(), file -> probeFile(table, file, column, paths, stats), executor, FILES_IN_FLIGHT);

@@ -1,5 +1,6 @@
 package io.parquetbloom.pruning;
 
+import com.google.common.collect.Sets;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionColumn;
 import io.parquetbloom.table.PartitionValues;
@@ -13,6 +14,7 @@ import org.apache.parquet.schema.PrimitiveType;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
@@ -34,19 +36,47 @@ public record PruningPlan(
         HashMemo memo)
 {
     /**
-     * @param dictionaries prune by the dictionaries of entirely dictionary-encoded chunks
+     * The ways a row group can be skipped, each switched by its session property.
+     */
+    public enum Path
+    {
+        STATISTICS,
+        BLOOM_FILTERS,
+        NO_MATCH_CACHE,
+        DICTIONARIES,
+    }
+
+    /**
+     * @param paths the pruning paths the session enables
      * @param maxDictionaryEntries dictionaries with more entries are not used
      * @param smallFileThreshold with dictionaries on, a file of at most this many bytes is read whole when its footer
      * is read for pruning, so its dictionaries come with that one GET
      */
-    public record Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache, boolean dictionaries, int maxDictionaryEntries, long smallFileThreshold)
+    public record Options(Set<Path> paths, int maxBloomValues, int maxDictionaryEntries, long smallFileThreshold)
     {
-        /**
-         * Without dictionary pruning.
-         */
-        public Options(boolean statistics, boolean bloomFilters, int maxBloomValues, boolean noMatchCache)
+        public Options
         {
-            this(statistics, bloomFilters, maxBloomValues, noMatchCache, false, 0, 0);
+            paths = Sets.immutableEnumSet(paths);
+        }
+
+        public boolean statistics()
+        {
+            return paths.contains(Path.STATISTICS);
+        }
+
+        public boolean bloomFilters()
+        {
+            return paths.contains(Path.BLOOM_FILTERS);
+        }
+
+        public boolean noMatchCache()
+        {
+            return paths.contains(Path.NO_MATCH_CACHE);
+        }
+
+        public boolean dictionaries()
+        {
+            return paths.contains(Path.DICTIONARIES);
         }
 
         /**
@@ -54,7 +84,7 @@ public record PruningPlan(
          */
         public boolean hashesValues()
         {
-            return bloomFilters || dictionaries;
+            return bloomFilters() || dictionaries();
         }
     }
 

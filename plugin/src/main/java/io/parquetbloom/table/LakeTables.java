@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -27,6 +26,8 @@ import java.util.function.Supplier;
 import static com.google.common.base.Throwables.throwIfUnchecked;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.trino.cache.CacheUtils.invalidateAllIf;
+import static io.trino.cache.CacheUtils.uncheckedCacheGet;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 import static java.util.stream.Collectors.joining;
@@ -42,8 +43,9 @@ public class LakeTables
     private final S3ObjectStore store;
     private final TableObjectLister lister;
     private final S3Location root;
-    private final Optional<Cache<SchemaTableName, Optional<LakeTable>>> listings;
-    private final Optional<Cache<SchemaTableName, Optional<S3Location>>> locations;
+    // with metadata.listing-cache-ttl=0 these cache nothing and every call lists
+    private final Cache<SchemaTableName, Optional<LakeTable>> listings;
+    private final Cache<SchemaTableName, Optional<S3Location>> locations;
 
     @Inject
     public LakeTables(LakeConfig config, S3ObjectStore store)
@@ -56,20 +58,13 @@ public class LakeTables
         this.locations = listingCache(ttlMillis);
     }
 
-    private static <V> Optional<Cache<SchemaTableName, Optional<V>>> listingCache(long ttlMillis)
+    private static <V> Cache<SchemaTableName, Optional<V>> listingCache(long ttlMillis)
     {
-        if (ttlMillis == 0) {
-            return Optional.empty();
-        }
-        return Optional.of(EvictableCacheBuilder.newBuilder()
+        return EvictableCacheBuilder.newBuilder()
                 .expireAfterWrite(ttlMillis, TimeUnit.MILLISECONDS)
                 .maximumSize(10_000)
-                .build());
-    }
-
-    public S3Location root()
-    {
-        return root;
+                .shareNothingWhenDisabled()
+                .build();
     }
 
     public List<String> listSchemas(S3RequestStats stats)
@@ -117,8 +112,8 @@ public class LakeTables
      */
     public void flushListings(Predicate<SchemaTableName> tables)
     {
-        locations.ifPresent(cache -> cache.invalidateAll(cache.asMap().keySet().stream().filter(tables).toList()));
-        listings.ifPresent(cache -> cache.invalidateAll(cache.asMap().keySet().stream().filter(tables).toList()));
+        invalidateAllIf(locations, tables);
+        invalidateAllIf(listings, tables);
     }
 
     /**
@@ -130,17 +125,15 @@ public class LakeTables
         return cached(listings, name, () -> Optional.of(listTable(name, folder, stats))).orElseThrow();
     }
 
-    private static <T> Optional<T> cached(Optional<Cache<SchemaTableName, Optional<T>>> cache, SchemaTableName name, Supplier<Optional<T>> loader)
+    private static <T> Optional<T> cached(Cache<SchemaTableName, Optional<T>> cache, SchemaTableName name, Supplier<Optional<T>> loader)
     {
-        if (cache.isEmpty()) {
-            return loader.get();
-        }
         try {
-            return cache.get().get(name, loader::get);
+            return uncheckedCacheGet(cache, name, loader);
         }
-        catch (ExecutionException | UncheckedExecutionException e) {
+        catch (UncheckedExecutionException e) {
+            // the listing's own error (a TrinoException naming the bucket), not the cache's wrapper
             throwIfUnchecked(e.getCause());
-            throw new RuntimeException(e.getCause());
+            throw e;
         }
     }
 

@@ -22,6 +22,7 @@ import io.trino.spi.predicate.ValueSet;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -135,7 +136,7 @@ final class TestParquetBloomSplitSource
         return new ParquetBloomSplitSource(
                 files,
                 constraint,
-                PruningPlans.create(new SchemaTableName("schema", "table"), new PruningPlan.Options(true, true, 1_000, false), constraint),
+                PruningPlans.create(new SchemaTableName("schema", "table"), new PruningPlan.Options(EnumSet.of(PruningPlan.Path.STATISTICS, PruningPlan.Path.BLOOM_FILTERS), 1_000, 0, 0), constraint),
                 0,
                 executor,
                 WINDOW,

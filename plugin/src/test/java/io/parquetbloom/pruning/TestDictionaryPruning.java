@@ -26,6 +26,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ final class TestDictionaryPruning
     private static final int ROW_GROUPS = 4;
     private static final int ROWS = 100;
     // statistics off: the serials' min/max would prune on their own; only dictionaries judge here
-    private static final PruningPlan.Options DICTIONARIES = new PruningPlan.Options(false, true, 1_000, false, true, 1_000, 0);
+    private static final PruningPlan.Options DICTIONARIES = new PruningPlan.Options(EnumSet.of(PruningPlan.Path.BLOOM_FILTERS, PruningPlan.Path.DICTIONARIES), 1_000, 1_000, 0);
 
     @Test
     void absentValuesReadNoRowGroupAndPresentOnesOnlyTheirs()
@@ -169,15 +170,15 @@ final class TestDictionaryPruning
         byte[] file = TestingParquetFiles.serials(ROW_GROUPS, ROWS);
         Map<String, Domain> absent = Map.of("serial", varchar("serial-55"));
         // off
-        Pruned off = new Pruner(file).prune(absent, new PruningPlan.Options(false, true, 1_000, false, false, 1_000, 0));
+        Pruned off = new Pruner(file).prune(absent, new PruningPlan.Options(EnumSet.of(PruningPlan.Path.BLOOM_FILTERS), 1_000, 1_000, 0));
         assertThat(off.survivors()).containsExactly(0, 1, 2, 3);
         assertThat(off.stats().dictionaryPagesRead()).isZero();
         // 20 entries are more than a bound of 19: read, found too large, not used, not unusable
-        Pruned bounded = new Pruner(file).prune(absent, new PruningPlan.Options(false, true, 1_000, false, true, 19, 0));
+        Pruned bounded = new Pruner(file).prune(absent, new PruningPlan.Options(EnumSet.of(PruningPlan.Path.BLOOM_FILTERS, PruningPlan.Path.DICTIONARIES), 1_000, 19, 0));
         assertThat(bounded.survivors()).containsExactly(0, 1, 2, 3);
         assertThat(bounded.stats().dictionariesUnusable()).isZero();
         // bloom filters off alone still prunes by dictionary
-        Pruned noFilters = new Pruner(file).prune(absent, new PruningPlan.Options(false, false, 1_000, false, true, 1_000, 0));
+        Pruned noFilters = new Pruner(file).prune(absent, new PruningPlan.Options(EnumSet.of(PruningPlan.Path.DICTIONARIES), 1_000, 1_000, 0));
         assertThat(noFilters.survivors()).isEmpty();
         // a predicate that accepts NULL on a chunk with NULLs: the dictionary does not hold NULL
         Domain orNull = Domain.create(ValueSet.of(VARCHAR, Slices.utf8Slice("fallback-value-00000001-1")), true);

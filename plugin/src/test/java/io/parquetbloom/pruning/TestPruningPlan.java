@@ -11,6 +11,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestPruningPlan
 {
     private static final SchemaTableName TABLE = new SchemaTableName("s", "t");
-    private static final PruningPlan.Options ALL_ON = new PruningPlan.Options(true, true, 1_000, true);
+    private static final PruningPlan.Options ALL_ON = new PruningPlan.Options(EnumSet.of(PruningPlan.Path.STATISTICS, PruningPlan.Path.BLOOM_FILTERS, PruningPlan.Path.NO_MATCH_CACHE), 1_000, 0, 0);
 
     @Test
     void partitionFoldersMatchTheirDomains()
@@ -60,7 +61,7 @@ final class TestPruningPlan
     {
         Map<PruningPlan.DataColumn, Domain> onData = Map.of(new PruningPlan.DataColumn("seq", BIGINT), Domain.singleValue(BIGINT, 1L));
         assertThat(PruningPlan.of(TABLE, ALL_ON, onData, Map.of()).prunesFiles()).isTrue();
-        assertThat(PruningPlan.of(TABLE, new PruningPlan.Options(false, false, 1_000, true), onData, Map.of()).prunesFiles()).isFalse();
+        assertThat(PruningPlan.of(TABLE, new PruningPlan.Options(EnumSet.of(PruningPlan.Path.NO_MATCH_CACHE), 1_000, 0, 0), onData, Map.of()).prunesFiles()).isFalse();
         assertThat(PruningPlan.of(TABLE, ALL_ON, Map.of(), Map.of(new PartitionColumn("region", VARCHAR), Domain.singleValue(VARCHAR, Slices.utf8Slice("eu")))).prunesFiles()).isFalse();
         assertThat(PruningPlan.noneMatch(TABLE, ALL_ON).prunesFiles()).isFalse();
     }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ final class TestRowGroupPruner
 {
     private static final int ROW_GROUPS = 4;
     private static final int ROWS = 100;
-    private static final PruningPlan.Options ALL_ON = new PruningPlan.Options(true, true, 1_000, false);
+    private static final PruningPlan.Options ALL_ON = new PruningPlan.Options(EnumSet.of(PruningPlan.Path.STATISTICS, PruningPlan.Path.BLOOM_FILTERS), 1_000, 0, 0);
 
     @Test
     void prunesByStatisticsAndFilters()
@@ -45,7 +46,7 @@ final class TestRowGroupPruner
         assertThat(pruned.stats().rowGroupsPrunedByStatistics()).isEqualTo(3);
 
         // row 150 is "device-150"; with statistics off only the filters can exclude the other row groups
-        pruned = prune(TestingParquetFiles.devices(ROW_GROUPS, ROWS), Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new PruningPlan.Options(false, true, 1_000, false));
+        pruned = prune(TestingParquetFiles.devices(ROW_GROUPS, ROWS), Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new PruningPlan.Options(EnumSet.of(PruningPlan.Path.BLOOM_FILTERS), 1_000, 0, 0));
         assertThat(pruned.survivors()).containsExactly(1);
         assertThat(pruned.stats().rowGroupsPrunedByBloomFilter()).isEqualTo(3);
     }
@@ -60,7 +61,7 @@ final class TestRowGroupPruner
             statistics.setMin_value(statistics.bufferForMax_value());
             statistics.setMax_value(min);
         }));
-        Pruned pruned = prune(file, Map.of("seq", Domain.singleValue(BIGINT, 250L)), new PruningPlan.Options(true, false, 1_000, false));
+        Pruned pruned = prune(file, Map.of("seq", Domain.singleValue(BIGINT, 250L)), new PruningPlan.Options(EnumSet.of(PruningPlan.Path.STATISTICS), 1_000, 0, 0));
         assertThat(pruned.survivors()).containsExactly(0, 1, 2, 3);
         assertThat(pruned.stats().statisticsUnusable()).isEqualTo(ROW_GROUPS);
         // the filters still judge each row group
@@ -77,7 +78,7 @@ final class TestRowGroupPruner
         InMemoryObjectStore store = new InMemoryObjectStore(file, position -> position < footerStart);
         // a footer read with a tail that ends before the filters: they need a GET of their own
         ParquetFileMetadata metadata = FooterReader.readFooter(store, store.object(), 64, new S3RequestStats());
-        RowGroupSelection selection = TestingMetadata.create(store).pruner().prune(metadata, plan(Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new PruningPlan.Options(false, true, 1_000, false)),
+        RowGroupSelection selection = TestingMetadata.create(store).pruner().prune(metadata, plan(Map.of("deviceid", Domain.singleValue(VARCHAR, Slices.utf8Slice("device-150"))), new PruningPlan.Options(EnumSet.of(PruningPlan.Path.BLOOM_FILTERS), 1_000, 0, 0)),
                 RowGroupScope.WHOLE_FILE, new ReadStats());
         assertThat(selection.rowGroups()).containsExactly(0, 1, 2, 3);
         assertThat(selection.stats().bloomFiltersUnusable()).isEqualTo(ROW_GROUPS);

@@ -4,8 +4,6 @@ import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 
-import static io.airlift.slice.SizeOf.estimatedSizeOf;
-import static io.airlift.slice.SizeOf.instanceSize;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -14,8 +12,6 @@ import static java.util.Objects.requireNonNull;
 public record BloomProbeHandle(String schemaName, String tableName, ParquetBloomColumnHandle column, String value)
         implements ConnectorTableFunctionHandle
 {
-    private static final int INSTANCE_SIZE = instanceSize(BloomProbeHandle.class);
-
     public BloomProbeHandle
     {
         requireNonNull(schemaName, "schemaName is null");
@@ -27,10 +23,5 @@ public record BloomProbeHandle(String schemaName, String tableName, ParquetBloom
     public SchemaTableName schemaTableName()
     {
         return new SchemaTableName(schemaName, tableName);
-    }
-
-    public long getRetainedSizeInBytes()
-    {
-        return INSTANCE_SIZE + estimatedSizeOf(schemaName) + estimatedSizeOf(tableName) + estimatedSizeOf(value);
     }
 }
