@@ -1,13 +1,12 @@
 package io.parquetbloom.benchmarks;
 
-import io.parquetbloom.demo.S3ProxyProcess;
-import io.parquetbloom.tests.CountingProxy;
-import io.parquetbloom.tests.ParquetBloomQueryRunner;
-import io.parquetbloom.tests.TestingLake;
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.testing.DistributedQueryRunner;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.parquetbloom.tests.TestingLake.tableKey;
+import static io.parquetbloom.testing.TestingLake.tableKey;
 
 /**
  * {@code ./run bench fairness [--big-files N] [--small-files N] [--runs N] [--latency-ms N]}: how much one query that
@@ -44,11 +43,10 @@ public final class FairnessBenchmark
                 default -> throw new IllegalArgumentException("unknown argument %s (known: --big-files N, --small-files N, --runs N, --latency-ms N)".formatted(args[i]));
             }
         }
-        Path work = Files.createTempDirectory("parquet-bloom-fairness");
         TestingLake lake = new TestingLake();
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"))) {
+        try (TestingS3 s3 = TestingS3.start("fairness")) {
+            Path work = s3.work();
             try (S3Client client = s3.client()) {
-                client.createBucket(request -> request.bucket(TestingLake.BUCKET));
                 lake.writeEvents(client, work);
                 byte[] file = TestingLake.eventsFileBytes(work, "tiny.parquet", lake.events().subList(0, 50));
                 System.out.println("[fairness] uploading %,d + %d files".formatted(bigFiles, smallFiles));
@@ -66,9 +64,10 @@ public final class FairnessBenchmark
             }
             String endpoint = s3.endpoint();
             try (CountingProxy proxy = CountingProxy.inFrontOf(endpoint, latencyMillis);
-                    DistributedQueryRunner runner = ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT)) {
-                runner.createCatalog("cold", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT,
-                        Map.of("metadata-cache.max-size", "0B", "no-match-cache.enabled", "false")));
+                    DistributedQueryRunner runner = ParquetBloomQueryRunner.builder()
+                            .withEndpoint(proxy.endpoint())
+                            .withCatalog("cold", Map.of("metadata-cache.max-size", "0B", "no-match-cache.enabled", "false"))
+                            .build()) {
                 String small = "SELECT count(*) FROM cold.fair.small WHERE device_id = '%s'";
                 String big = "SELECT count(*) FROM cold.fair.big WHERE device_id = '%s'";
                 // warm the engine (plans, classes) once

@@ -1,13 +1,11 @@
 package io.parquetbloom.benchmarks;
 
-import io.parquetbloom.demo.S3ProxyProcess;
-import io.parquetbloom.tests.CountingProxy;
-import io.parquetbloom.tests.ParquetBloomQueryRunner;
-import io.parquetbloom.tests.S3FaultWorkload;
-import io.parquetbloom.tests.TestingLake;
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.S3FaultWorkload;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
-import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,19 +37,12 @@ public final class FaultBenchmark
                 default -> throw new IllegalArgumentException("unknown argument %s (known: --queries N, --stall-ms N, --json FILE)".formatted(args[i]));
             }
         }
-        Path work = Files.createTempDirectory("parquet-bloom-fault-bench");
         TestingLake lake = new TestingLake();
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"))) {
-            List<String> joinKeys;
-            try (S3Client client = s3.client()) {
-                client.createBucket(request -> request.bucket(TestingLake.BUCKET));
-                lake.writeEvents(client, work);
-                joinKeys = lake.writeKeys(client, work, 10, 4);
-            }
-            String endpoint = s3.endpoint();
-            try (CountingProxy proxy = CountingProxy.inFrontOf(endpoint, 0);
-                    DistributedQueryRunner runner = ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT)) {
-                runner.createCatalog("faulty", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, S3FaultWorkload.CATALOG_PROPERTIES));
+        try (TestingS3 s3 = TestingS3.start("fault-bench")) {
+            S3FaultWorkload.Setup setup = S3FaultWorkload.setUp(s3, lake);
+            List<String> joinKeys = setup.joinKeys();
+            try (CountingProxy proxy = setup.proxy();
+                    DistributedQueryRunner runner = setup.runner()) {
                 Session session = testSessionBuilder().setCatalog("faulty").setSchema("telemetry").build();
                 S3FaultWorkload workload = new S3FaultWorkload(runner, session, lake, joinKeys, proxy);
                 List<String> results = new ArrayList<>();

@@ -4,7 +4,7 @@ import io.parquetbloom.demo.DemoDataset;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.demo.TrinoEtc;
 import io.parquetbloom.demo.TrinoServerProcess;
-import io.parquetbloom.tests.CountingProxy;
+import io.parquetbloom.testing.CountingProxy;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import javax.management.MBeanServerConnection;

@@ -1,6 +1,11 @@
 package io.parquetbloom.tests;
 
-import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.FilterOracle;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
@@ -9,7 +14,6 @@ import io.trino.testing.QueryRunner;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -30,7 +34,7 @@ abstract class AbstractLakeQueryTest
 
     protected final TestingLake lake = new TestingLake();
     protected List<String> joinKeys;
-    protected S3ProxyProcess s3;
+    protected TestingS3 s3;
     protected Path work;
     protected FilterOracle filterOracle;
 
@@ -38,10 +42,9 @@ abstract class AbstractLakeQueryTest
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        work = Files.createTempDirectory("parquet-bloom-it");
-        s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        s3 = closeAfterClass(TestingS3.start("it"));
+        work = s3.work();
         try (S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             lake.writeEvents(client, work);
             lake.writeTrinoWriterEvents(client);
             joinKeys = lake.writeKeys(client, work, 10, 2);
@@ -55,7 +58,7 @@ abstract class AbstractLakeQueryTest
             TestingLake.upload(client, "not parquet".getBytes(StandardCharsets.UTF_8), TestingLake.tableKey("telemetry", "by_date", "dt=2024-01-01/h=3/_SUCCESS"));
         }
         filterOracle = FilterOracle.ofTable(s3Client(), TestingLake.BUCKET, "warehouse/telemetry/events/", work);
-        return ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
+        return ParquetBloomQueryRunner.builder().withLake(s3).build();
     }
 
     private S3Client s3Client()

@@ -2,6 +2,8 @@ package io.parquetbloom.tests;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.parquetbloom.sbbf.BloomFilterMath;
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
 import io.trino.Session;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;

@@ -2,6 +2,8 @@ package io.parquetbloom.tests;
 
 import io.parquetbloom.connector.ParquetBloomPlugin;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
@@ -37,10 +39,9 @@ final class TestCatalogLifecycle
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-lifecycle");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        TestingS3 s3 = closeAfterClass(TestingS3.start("lifecycle"));
+        Path work = s3.work();
         try (S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             lake.writeEvents(client, work);
         }
         endpoint = s3.endpoint();

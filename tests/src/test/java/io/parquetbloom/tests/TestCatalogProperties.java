@@ -1,5 +1,6 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,12 @@ final class TestCatalogProperties
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        return ParquetBloomQueryRunner.create("http://127.0.0.1:9", "access", "secret", "s3://lake/warehouse/");
+        return ParquetBloomQueryRunner.builder()
+                .withEndpoint("http://127.0.0.1:9")
+                .withCatalogProperty("s3.aws-access-key", "access")
+                .withCatalogProperty("s3.aws-secret-key", "secret")
+                .withCatalogProperty("location", "s3://lake/warehouse/")
+                .build();
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.parquetbloom.demo.TrinoEtc;
 import io.parquetbloom.demo.TrinoJdbc;
 import io.parquetbloom.demo.TrinoServerProcess;
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
+import io.parquetbloom.testing.TestingLake;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;

@@ -9,6 +9,7 @@ import io.parquetbloom.s3.S3Stats;
 import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
+import io.parquetbloom.testing.TestingLake;
 import io.trino.spi.connector.SchemaTableName;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;

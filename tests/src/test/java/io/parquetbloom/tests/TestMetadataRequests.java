@@ -1,15 +1,17 @@
 package io.parquetbloom.tests;
 
-import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static io.parquetbloom.tests.TestingLake.tableKey;
+import static io.parquetbloom.testing.TestingLake.tableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -28,11 +30,10 @@ final class TestMetadataRequests
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-metadata");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        TestingS3 s3 = closeAfterClass(TestingS3.start("metadata"));
+        Path work = s3.work();
         TestingLake lake = new TestingLake();
         try (S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             lake.writeEvents(client, work);
             byte[] file = TestingLake.eventsFileBytes(work, "small.parquet", lake.events().subList(0, 100));
             for (int i = 0; i < TABLES; i++) {
@@ -43,7 +44,7 @@ final class TestMetadataRequests
         }
         String endpoint = s3.endpoint();
         proxy = closeAfterClass(CountingProxy.inFrontOf(endpoint, 0));
-        return ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
+        return ParquetBloomQueryRunner.builder().withEndpoint(proxy.endpoint()).build();
     }
 
     @Test

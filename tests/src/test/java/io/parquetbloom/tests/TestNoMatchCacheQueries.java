@@ -1,5 +1,7 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
 import io.trino.Session;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,13 @@
 package io.parquetbloom.tests;
 
 import io.parquetbloom.ParquetBloomErrorCode;
-import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
+import io.parquetbloom.testing.BadFiles;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
@@ -23,7 +28,7 @@ import java.util.stream.Stream;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
-import static io.parquetbloom.tests.TestingLake.tableKey;
+import static io.parquetbloom.testing.TestingLake.tableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -45,10 +50,9 @@ final class TestParquetBloomBadInput
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-bad");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        TestingS3 s3 = closeAfterClass(TestingS3.start("bad"));
+        Path work = s3.work();
         try (S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             lake.writeEvents(client, work);
             sample = lake.events().subList(0, 2 * TestingLake.ROWS_PER_ROW_GROUP);
             byte[] good = TestingLake.eventsFileBytes(work, "good.parquet", sample);
@@ -80,10 +84,11 @@ final class TestParquetBloomBadInput
             TestingLake.upload(client, PARQUET_TESTING.resolve("data/data_index_bloom_encoding_stats.parquet"), tableKey("external", "bloom_stats", "data.parquet"));
             TestingLake.upload(client, PARQUET_TESTING.resolve("data/data_index_bloom_encoding_with_length.parquet"), tableKey("external", "bloom_with_length", "data.parquet"));
         }
-        DistributedQueryRunner runner = ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
-        runner.createCatalog("lake_bad_credentials", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, WRONG_SECRET, TestingLake.ROOT));
-        runner.createCatalog("lake_missing_bucket", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, "s3://no-such-bucket/warehouse/"));
-        return runner;
+        return ParquetBloomQueryRunner.builder()
+                .withLake(s3)
+                .withCatalog("lake_bad_credentials", Map.of("s3.aws-secret-key", WRONG_SECRET))
+                .withCatalog("lake_missing_bucket", Map.of("location", "s3://no-such-bucket/warehouse/"))
+                .build();
     }
 
     @Test

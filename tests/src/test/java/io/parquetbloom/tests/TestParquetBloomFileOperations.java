@@ -3,6 +3,12 @@ package io.parquetbloom.tests;
 import com.google.common.collect.ImmutableMultiset;
 import com.google.common.collect.Multiset;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
@@ -100,10 +106,9 @@ final class TestParquetBloomFileOperations
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        work = Files.createTempDirectory("parquet-bloom-file-operations");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        TestingS3 s3 = closeAfterClass(TestingS3.start("file-operations"));
+        work = s3.work();
         try (S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             lake.writeEvents(client, work);
             TestingLake.writeSerials(client, work);
         }
@@ -115,7 +120,7 @@ final class TestParquetBloomFileOperations
             layouts.put("telemetry/serials/part-%05d.parquet".formatted(file), layout(work.resolve("serials-%d.parquet".formatted(file))));
         }
         proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
-        return ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
+        return ParquetBloomQueryRunner.builder().withEndpoint(proxy.endpoint()).build();
     }
 
     @Test

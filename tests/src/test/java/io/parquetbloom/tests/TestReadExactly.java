@@ -1,11 +1,13 @@
 package io.parquetbloom.tests;
 
 import io.parquetbloom.ParquetBloomErrorCode;
-import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.apache.parquet.example.data.Group;
@@ -23,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import static io.parquetbloom.tests.TestingLake.tableKey;
+import static io.parquetbloom.testing.TestingLake.tableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -55,15 +57,15 @@ final class TestReadExactly
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        work = Files.createTempDirectory("parquet-bloom-exact");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        TestingS3 s3 = closeAfterClass(TestingS3.start("exact"));
+        work = s3.work();
         s3Client = closeAfterClass(s3.client());
-        s3Client.createBucket(request -> request.bucket(TestingLake.BUCKET));
         TestingLake.upload(s3Client, writeUnsigned(work.resolve("unsigned.parquet")), tableKey("exact", "unsigned", "part-00000.parquet"));
         TestingLake.upload(s3Client, versionedFile("A"), tableKey("exact", "versioned", "part-00000.parquet"));
-        DistributedQueryRunner runner = ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
-        runner.createCatalog("lake_listing_cache", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("metadata.listing-cache-ttl", "1h")));
-        return runner;
+        return ParquetBloomQueryRunner.builder()
+                .withLake(s3)
+                .withCatalog("lake_listing_cache", Map.of("metadata.listing-cache-ttl", "1h"))
+                .build();
     }
 
     /**

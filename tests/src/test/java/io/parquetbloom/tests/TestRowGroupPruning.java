@@ -1,5 +1,8 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.testing.FilterOracle;
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
 import io.trino.Session;
 import io.trino.testing.MaterializedRow;
 import org.apache.parquet.io.api.Binary;

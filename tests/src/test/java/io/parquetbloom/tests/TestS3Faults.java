@@ -1,24 +1,24 @@
 package io.parquetbloom.tests;
 
-import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.S3FaultWorkload;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
-import static io.parquetbloom.tests.CountingProxy.Fault.CUT_BODY;
-import static io.parquetbloom.tests.CountingProxy.Fault.DELETED;
-import static io.parquetbloom.tests.CountingProxy.Fault.INTERNAL_ERROR;
-import static io.parquetbloom.tests.CountingProxy.Fault.REWRITTEN;
-import static io.parquetbloom.tests.CountingProxy.Fault.SLOW_DOWN;
-import static io.parquetbloom.tests.CountingProxy.Fault.STALL;
+import static io.parquetbloom.testing.CountingProxy.Fault.CUT_BODY;
+import static io.parquetbloom.testing.CountingProxy.Fault.DELETED;
+import static io.parquetbloom.testing.CountingProxy.Fault.INTERNAL_ERROR;
+import static io.parquetbloom.testing.CountingProxy.Fault.REWRITTEN;
+import static io.parquetbloom.testing.CountingProxy.Fault.SLOW_DOWN;
+import static io.parquetbloom.testing.CountingProxy.Fault.STALL;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,18 +41,10 @@ final class TestS3Faults
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-faults");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
-        try (S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
-            lake.writeEvents(client, work);
-            joinKeys = lake.writeKeys(client, work, 10, 4);
-        }
-        String endpoint = s3.endpoint();
-        proxy = closeAfterClass(CountingProxy.inFrontOf(endpoint, 0));
-        DistributedQueryRunner runner = ParquetBloomQueryRunner.create(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT);
-        runner.createCatalog("faulty", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, S3FaultWorkload.CATALOG_PROPERTIES));
-        return runner;
+        S3FaultWorkload.Setup setup = S3FaultWorkload.setUp(closeAfterClass(TestingS3.start("faults")), lake);
+        joinKeys = setup.joinKeys();
+        proxy = closeAfterClass(setup.proxy());
+        return setup.runner();
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.parquetbloom.demo.ScanSummary;
 import io.parquetbloom.demo.TrinoEtc;
 import io.parquetbloom.demo.TrinoJdbc;
 import io.parquetbloom.demo.TrinoServerProcess;
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

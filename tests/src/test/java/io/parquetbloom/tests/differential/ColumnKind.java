@@ -1,7 +1,7 @@
 package io.parquetbloom.tests.differential;
 
 import io.airlift.slice.Slices;
-import io.parquetbloom.tests.TestingLake;
+import io.parquetbloom.testing.TestingLake;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.Type;

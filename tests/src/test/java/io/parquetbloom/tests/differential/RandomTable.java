@@ -1,8 +1,8 @@
 package io.parquetbloom.tests.differential;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
-import io.parquetbloom.tests.BadFiles;
-import io.parquetbloom.tests.TrinoParquetFiles;
+import io.parquetbloom.testing.BadFiles;
+import io.parquetbloom.testing.TrinoParquetFiles;
 import io.trino.spi.type.Type;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.format.ColumnChunk;

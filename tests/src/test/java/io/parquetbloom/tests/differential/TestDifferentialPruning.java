@@ -3,10 +3,10 @@ package io.parquetbloom.tests.differential;
 import com.google.common.collect.HashMultiset;
 import com.google.common.collect.Multiset;
 import com.google.common.collect.Sets;
-import io.parquetbloom.demo.S3ProxyProcess;
-import io.parquetbloom.tests.ParquetBloomQueryRunner;
-import io.parquetbloom.tests.QueryMetrics;
-import io.parquetbloom.tests.TestingLake;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.plugin.memory.MemoryPlugin;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -16,7 +16,6 @@ import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,12 +56,11 @@ final class TestDifferentialPruning
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-differential");
-        S3ProxyProcess s3 = closeAfterClass(S3ProxyProcess.start(work.resolve("s3proxy")));
+        TestingS3 s3 = closeAfterClass(TestingS3.start("differential"));
+        Path work = s3.work();
         SplittableRandom random = new SplittableRandom(SEED);
         System.out.println("[differential] seed %d: generating %d tables".formatted(SEED, TABLES + 1));
         try (S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             for (int i = 0; i <= TABLES; i++) {
                 RandomTable table = RandomTable.generate("t" + i, random, i == TABLES, i == TABLES - 1);
                 tables.add(table);
@@ -79,10 +77,13 @@ final class TestDifferentialPruning
                         table.unlocatableRowGroup() ? ", a row group that cannot be located" : ""));
             }
         }
-        DistributedQueryRunner runner = ParquetBloomQueryRunner.create(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, 2);
+        DistributedQueryRunner runner = ParquetBloomQueryRunner.builder()
+                .withLake(s3)
+                .withWorkers(2)
+                .withCatalog("lake_paged", Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB"))
+                .withCatalog("lake_small_splits", Map.of("split.max-size", "1MB"))
+                .build();
         // listings of many pages: a partitioned table is listed by key ranges cut at its folders, the others page by page
-        runner.createCatalog("lake_paged", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB")));
-        runner.createCatalog("lake_small_splits", "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(s3.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of("split.max-size", "1MB")));
         runner.installPlugin(new MemoryPlugin());
         runner.createCatalog("oracle", "memory", Map.of("memory.max-data-per-node", "1GB"));
         long loading = System.nanoTime();

@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
@@ -61,7 +61,7 @@ public final class BadFiles
         }
     }
 
-    static byte[] bloomOffsetPastEnd(byte[] file, String column)
+    public static byte[] bloomOffsetPastEnd(byte[] file, String column)
     {
         return rewriteFooter(file, footer -> forColumn(footer, column, chunk -> {
             chunk.getMeta_data().setBloom_filter_offset(file.length + 1_000_000L);
@@ -72,7 +72,7 @@ public final class BadFiles
     /**
      * Changes the algorithm union of every filter of {@code column} to an undefined member.
      */
-    static byte[] unknownAlgorithm(byte[] file, String column)
+    public static byte[] unknownAlgorithm(byte[] file, String column)
     {
         byte[] result = file.clone();
         forColumn(footer(file), column, chunk -> {
@@ -94,7 +94,7 @@ public final class BadFiles
     /**
      * The column's statistics in every row group say min > max (as a writer bug or a signed/unsigned mix-up does).
      */
-    static byte[] statisticsMinAboveMax(byte[] file, String column)
+    public static byte[] statisticsMinAboveMax(byte[] file, String column)
     {
         return rewriteFooter(file, footer -> forColumn(footer, column, chunk -> {
             org.apache.parquet.format.Statistics statistics = chunk.getMeta_data().getStatistics();
@@ -106,7 +106,7 @@ public final class BadFiles
         }));
     }
 
-    static byte[] corruptFooter(byte[] file)
+    public static byte[] corruptFooter(byte[] file)
     {
         byte[] result = file.clone();
         int length = footerLength(file);
@@ -115,7 +115,7 @@ public final class BadFiles
         return result;
     }
 
-    static byte[] truncated(byte[] file)
+    public static byte[] truncated(byte[] file)
     {
         return Arrays.copyOf(file, file.length / 2);
     }

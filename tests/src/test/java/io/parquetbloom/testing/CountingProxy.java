@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import com.google.common.collect.ConcurrentHashMultiset;
 import com.google.common.collect.ImmutableMultiset;

@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import io.trino.execution.QueryInfo;
 import io.trino.operator.OperatorStats;

@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import io.trino.Session;
 import io.trino.server.BasicQueryInfo;
@@ -6,6 +6,7 @@ import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryFailedException;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -99,6 +100,35 @@ public final class S3FaultWorkload
     private final List<String> joinKeys;
     private final CountingProxy proxy;
     private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    /**
+     * What the fault test and the fault benchmark run on: the testing lake's events and join keys, a
+     * {@link CountingProxy} (the fault injector) in front of the S3 server, and catalogs {@code lake} and
+     * {@code faulty} ({@link #CATALOG_PROPERTIES}) through it. The caller closes the proxy and the runner.
+     */
+    public record Setup(List<String> joinKeys, CountingProxy proxy, DistributedQueryRunner runner) {}
+
+    public static Setup setUp(TestingS3 s3, TestingLake lake)
+            throws Exception
+    {
+        List<String> joinKeys;
+        try (S3Client client = s3.client()) {
+            lake.writeEvents(client, s3.work());
+            joinKeys = lake.writeKeys(client, s3.work(), 10, 4);
+        }
+        CountingProxy proxy = CountingProxy.inFrontOf(s3.endpoint(), 0);
+        try {
+            DistributedQueryRunner runner = ParquetBloomQueryRunner.builder()
+                    .withEndpoint(proxy.endpoint())
+                    .withCatalog("faulty", CATALOG_PROPERTIES)
+                    .build();
+            return new Setup(joinKeys, proxy, runner);
+        }
+        catch (Exception e) {
+            proxy.close();
+            throw e;
+        }
+    }
 
     public S3FaultWorkload(DistributedQueryRunner runner, Session session, TestingLake lake, List<String> joinKeys, CountingProxy proxy)
     {

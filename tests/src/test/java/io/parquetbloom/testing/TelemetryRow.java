@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;

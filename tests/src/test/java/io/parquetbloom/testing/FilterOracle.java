@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.values.bloomfilter.BloomFilter;
@@ -24,7 +24,7 @@ import java.util.Locale;
  * and its filter (if any) answers "maybe". With statistics and bloom filter pruning on, the connector must keep
  * exactly these: fewer would lose rows, more would be pruning it failed to do.
  */
-final class FilterOracle
+public final class FilterOracle
 {
     private final List<Path> files;
 
@@ -36,7 +36,7 @@ final class FilterOracle
     /**
      * The table's {@code *.parquet} objects under {@code prefix}, downloaded once.
      */
-    static FilterOracle ofTable(S3Client s3, String bucket, String prefix, Path workDirectory)
+    public static FilterOracle ofTable(S3Client s3, String bucket, String prefix, Path workDirectory)
     {
         List<Path> files = new ArrayList<>();
         try {
@@ -59,7 +59,7 @@ final class FilterOracle
      * @param values the values in the column's physical representation: {@code Binary}, {@code Long},
      * {@code Integer}, {@code Float} or {@code Double}
      */
-    long rowGroupsKept(String column, Object... values)
+    public long rowGroupsKept(String column, Object... values)
     {
         long kept = 0;
         for (Path path : files) {

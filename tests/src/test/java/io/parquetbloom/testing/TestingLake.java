@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import io.airlift.slice.Slices;
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
@@ -355,7 +355,7 @@ public final class TestingLake
         }
     }
 
-    static byte[] uuidBytes(UUID uuid)
+    public static byte[] uuidBytes(UUID uuid)
     {
         return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array();
     }

@@ -1,4 +1,4 @@
-package io.parquetbloom.tests;
+package io.parquetbloom.testing;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.trino.spi.type.Type;

@@ -1,0 +1,144 @@
+package io.parquetbloom.testing;
+
+import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.connector.ParquetBloomPlugin;
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.trino.Session;
+import io.trino.testing.DistributedQueryRunner;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static com.google.common.base.Preconditions.checkState;
+import static io.trino.testing.TestingSession.testSessionBuilder;
+
+/**
+ * A real Trino (coordinator plus one worker; the coordinator schedules no splits, so handles and splits cross a
+ * serialisation boundary) with the plugin installed and catalog {@code lake} over an S3 endpoint.
+ */
+public final class ParquetBloomQueryRunner
+{
+    private ParquetBloomQueryRunner() {}
+
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    public static final class Builder
+    {
+        private final Map<String, String> catalogProperties = new LinkedHashMap<>();
+        private final Map<String, Map<String, String>> extraCatalogs = new LinkedHashMap<>();
+        private int workers = 1;
+
+        private Builder()
+        {
+            catalogProperties.putAll(catalogProperties("", S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT));
+            catalogProperties.remove("s3.endpoint");
+        }
+
+        /**
+         * Catalog {@code lake} reads the testing lake ({@value TestingLake#ROOT}) of {@code s3}.
+         */
+        public Builder withLake(TestingS3 s3)
+        {
+            return withEndpoint(s3.endpoint());
+        }
+
+        /**
+         * S3 requests go to {@code endpoint} instead, such as a {@link CountingProxy} in front of the server.
+         */
+        public Builder withEndpoint(String endpoint)
+        {
+            catalogProperties.put("s3.endpoint", endpoint);
+            return this;
+        }
+
+        public Builder withWorkers(int workers)
+        {
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * A property of catalog {@code lake}, replacing the default if there is one.
+         */
+        public Builder withCatalogProperty(String name, String value)
+        {
+            catalogProperties.put(name, value);
+            return this;
+        }
+
+        /**
+         * Another catalog over the same server: {@code lake}'s properties with {@code overrides} in place.
+         */
+        public Builder withCatalog(String catalog, Map<String, String> overrides)
+        {
+            extraCatalogs.put(catalog, Map.copyOf(overrides));
+            return this;
+        }
+
+        public DistributedQueryRunner build()
+                throws Exception
+        {
+            checkState(catalogProperties.containsKey("s3.endpoint"), "no lake: call withLake or withEndpoint");
+            Session session = testSessionBuilder()
+                    .setCatalog("lake")
+                    .setSchema("telemetry")
+                    .build();
+            DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
+                    .setWorkerCount(workers)
+                    .addExtraProperty("node-scheduler.include-coordinator", "false")
+                    .build();
+            try {
+                runner.installPlugin(new ParquetBloomPlugin());
+                runner.createCatalog("lake", "parquet_bloom", catalogProperties);
+                extraCatalogs.forEach((catalog, overrides) -> {
+                    Map<String, String> properties = new LinkedHashMap<>(catalogProperties);
+                    properties.putAll(overrides);
+                    runner.createCatalog(catalog, "parquet_bloom", properties);
+                });
+                return runner;
+            }
+            catch (RuntimeException e) {
+                runner.close();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * The session with every pruning path off in the given catalogs (bloom filters, statistics, no-match cache): the
+     * connector then reads every row group, the baseline pruning must never differ from.
+     */
+    public static Session allPruningOff(Session session, String... catalogs)
+    {
+        Session.SessionBuilder builder = Session.builder(session);
+        for (String catalog : catalogs) {
+            builder.setCatalogSessionProperty(catalog, "bloom_filter_enabled", "false")
+                    .setCatalogSessionProperty(catalog, "statistics_pruning_enabled", "false")
+                    .setCatalogSessionProperty(catalog, "no_match_cache_enabled", "false")
+                    .setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false");
+        }
+        return builder.build();
+    }
+
+    public static Map<String, String> catalogProperties(String endpoint, String accessKey, String secretKey, String location)
+    {
+        return catalogProperties(endpoint, accessKey, secretKey, location, Map.of());
+    }
+
+    public static Map<String, String> catalogProperties(String endpoint, String accessKey, String secretKey, String location, Map<String, String> extra)
+    {
+        return ImmutableMap.<String, String>builder()
+                .putAll(extra)
+                .put("location", location)
+                .put("s3.endpoint", endpoint)
+                .put("s3.region", "us-east-1")
+                .put("s3.path-style-access", "true")
+                .put("s3.aws-access-key", accessKey)
+                .put("s3.aws-secret-key", secretKey)
+                .put("s3.max-error-retries", "2")
+                .buildOrThrow();
+    }
+}
