@@ -1,5 +1,8 @@
 package io.parquetbloom.benchmarks;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Level;
 import io.airlift.log.Logging;
@@ -15,6 +18,11 @@ import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -24,7 +32,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -83,52 +90,89 @@ public final class LookupBenchmark
         System.exit(0);
     }
 
+    @Command(name = "./run bench lookups", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Point lookups (cold, warm with a new key every run, repeat) and a full scan: parquet_bloom against Trino's Hive connector, in one run")
+    static final class Flags
+    {
+        @Option(names = "--writer", defaultValue = "trino", description = "who writes the events table: trino or parquet-java (default: ${DEFAULT-VALUE})")
+        String writer;
+
+        @Option(names = "--files", defaultValue = "64", description = "files of the events table (default: ${DEFAULT-VALUE})")
+        int files;
+
+        @Option(names = "--row-groups", defaultValue = "4", description = "row groups per file (default: ${DEFAULT-VALUE})")
+        int rowGroups;
+
+        @Option(names = "--rows-per-row-group", defaultValue = "25000", description = "(default: ${DEFAULT-VALUE})")
+        int rowsPerRowGroup;
+
+        @Option(names = "--runs", defaultValue = "10", description = "runs per workload, catalog and phase (default: ${DEFAULT-VALUE})")
+        int runs;
+
+        @Option(names = "--latency-ms", defaultValue = "20", description = "added to every S3 request, as S3 in a region has it (default: ${DEFAULT-VALUE})")
+        long latencyMillis;
+
+        @Option(names = "--concurrency-seconds", defaultValue = "20", description = "length of the concurrency phase (default: ${DEFAULT-VALUE})")
+        int concurrencySeconds;
+
+        @Option(names = "--clients", defaultValue = "16", description = "clients of the concurrency phase (default: ${DEFAULT-VALUE})")
+        int clients;
+
+        @Option(names = "--json", description = "also write the results to this file")
+        Path json;
+
+        @Option(names = "--catalogs", split = ",", defaultValue = "parquet_bloom,hive,hive_bloom_off", description = "(default: ${DEFAULT-VALUE})")
+        List<String> catalogs;
+
+        @Option(names = "--workloads", split = ",", description = "only these workloads (default: all)")
+        Set<String> workloads;
+
+        @Option(names = "--lake-property", description = "a property of our catalog, name=value (repeatable)")
+        Map<String, String> lakeProperties = new HashMap<>();
+
+        @Option(names = "--smoke", description = "a tiny run for tests: 4 files of 3,000 rows, 1 run, no latency; flags given explicitly still win")
+        boolean smoke;
+    }
+
     static Options parse(String[] args)
     {
-        String writer = "trino";
-        int files = 64;
-        int rowGroups = 4;
-        int rows = 25_000;
-        int runs = 10;
-        long latency = 20;
-        int seconds = 20;
-        int clients = 16;
-        Optional<Path> json = Optional.empty();
-        List<String> catalogs = List.of("parquet_bloom", "hive", "hive_bloom_off");
-        Optional<Set<String>> workloads = Optional.empty();
-        Map<String, String> lakeProperties = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--writer" -> writer = args[++i];
-                case "--files" -> files = Integer.parseInt(args[++i]);
-                case "--row-groups" -> rowGroups = Integer.parseInt(args[++i]);
-                case "--rows-per-row-group" -> rows = Integer.parseInt(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--latency-ms" -> latency = Long.parseLong(args[++i]);
-                case "--concurrency-seconds" -> seconds = Integer.parseInt(args[++i]);
-                case "--clients" -> clients = Integer.parseInt(args[++i]);
-                case "--json" -> json = Optional.of(Path.of(args[++i]));
-                case "--catalogs" -> catalogs = List.of(args[++i].split(","));
-                case "--workloads" -> workloads = Optional.of(Set.of(args[++i].split(",")));
-                case "--lake-property" -> {
-                    String[] property = args[++i].split("=", 2);
-                    lakeProperties.put(property[0], property[1]);
-                }
-                case "--smoke" -> {
-                    files = 4;
-                    rows = 3_000;
-                    runs = 1;
-                    latency = 0;
-                    seconds = 2;
-                    clients = 2;
-                }
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-            }
+        Flags flags = new Flags();
+        CommandLine commandLine = new CommandLine(flags);
+        ParseResult parsed = commandLine.parseArgs(args);
+        if (commandLine.isUsageHelpRequested()) {
+            commandLine.usage(System.out);
+            System.exit(0);
         }
-        if (!writer.equals("trino") && !writer.equals("parquet-java")) {
-            throw new IllegalArgumentException("--writer must be trino or parquet-java: " + writer);
+        if (flags.smoke) {
+            applySmoke(flags, parsed);
         }
-        return new Options(writer, files, rowGroups, rows, runs, latency, seconds, clients, json, catalogs, workloads, Map.copyOf(lakeProperties));
+        if (!flags.writer.equals("trino") && !flags.writer.equals("parquet-java")) {
+            throw new ParameterException(commandLine, "--writer must be trino or parquet-java: " + flags.writer);
+        }
+        return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
+                Optional.ofNullable(flags.json), List.copyOf(flags.catalogs), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties));
+    }
+
+    private static void applySmoke(Flags flags, ParseResult parsed)
+    {
+        if (!parsed.hasMatchedOption("--files")) {
+            flags.files = 4;
+        }
+        if (!parsed.hasMatchedOption("--rows-per-row-group")) {
+            flags.rowsPerRowGroup = 3_000;
+        }
+        if (!parsed.hasMatchedOption("--runs")) {
+            flags.runs = 1;
+        }
+        if (!parsed.hasMatchedOption("--latency-ms")) {
+            flags.latencyMillis = 0;
+        }
+        if (!parsed.hasMatchedOption("--concurrency-seconds")) {
+            flags.concurrencySeconds = 2;
+        }
+        if (!parsed.hasMatchedOption("--clients")) {
+            flags.clients = 2;
+        }
     }
 
     static List<Result> run(Options options)
@@ -522,13 +566,7 @@ public final class LookupBenchmark
 
     static double percentile(List<Double> values, int percentile)
     {
-        if (values.isEmpty()) {
-            return 0;
-        }
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int index = (int) Math.ceil(percentile / 100.0 * sorted.size()) - 1;
-        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+        return BenchmarkReports.percentile(values, percentile);
     }
 
     static String markdown(List<Result> results)
@@ -574,17 +612,49 @@ public final class LookupBenchmark
         return String.format(Locale.ROOT, "%.1fx", hive / ours);
     }
 
+    @JsonPropertyOrder({"writer", "files", "row_groups_per_file", "rows_per_row_group", "runs", "latency_ms", "concurrency_seconds", "clients"})
+    record ScaleJson(
+            String writer,
+            int files,
+            @JsonProperty("row_groups_per_file") int rowGroupsPerFile,
+            @JsonProperty("rows_per_row_group") int rowsPerRowGroup,
+            int runs,
+            @JsonProperty("latency_ms") long latencyMillis,
+            @JsonProperty("concurrency_seconds") int concurrencySeconds,
+            int clients) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"workload", "catalog", "phase", "runs", "gets", "bytes", "lists", "p50_ms", "p95_ms", "p99_ms", "rows", "files_scheduled", "throughput_qps"})
+    record ResultJson(
+            String workload,
+            String catalog,
+            String phase,
+            int runs,
+            long gets,
+            long bytes,
+            long lists,
+            @JsonProperty("p50_ms") double p50,
+            @JsonProperty("p95_ms") double p95,
+            @JsonProperty("p99_ms") double p99,
+            long rows,
+            @JsonProperty("files_scheduled") Long filesScheduled,
+            @JsonProperty("throughput_qps") Double throughput)
+    {
+        static ResultJson of(Result result)
+        {
+            return new ResultJson(result.workload(), result.catalog(), result.phase(), result.runs(), result.gets(), result.bytes(), result.lists(),
+                    BenchmarkReports.tenths(result.p50()), BenchmarkReports.tenths(result.p95()), BenchmarkReports.tenths(result.p99()), result.rows(),
+                    result.filesScheduled() >= 0 ? result.filesScheduled() : null,
+                    result.workload().equals("concurrency") ? Math.round(result.throughput() * 100) / 100.0 : null);
+        }
+    }
+
+    record ReportJson(ScaleJson scale, List<ResultJson> results) {}
+
     static String json(Options options, List<Result> results)
     {
-        String scale = String.format(Locale.ROOT, "{\"writer\": \"%s\", \"files\": %d, \"row_groups_per_file\": %d, \"rows_per_row_group\": %d, \"runs\": %d, \"latency_ms\": %d, \"concurrency_seconds\": %d, \"clients\": %d}",
-                options.writer(), options.files(), options.rowGroups(), options.rowsPerRowGroup(), options.runs(), options.latencyMillis(), options.concurrencySeconds(), options.clients());
-        String items = results.stream()
-                .map(result -> String.format(Locale.ROOT, "{\"workload\": \"%s\", \"catalog\": \"%s\", \"phase\": \"%s\", \"runs\": %d, \"gets\": %d, \"bytes\": %d, \"lists\": %d, \"p50_ms\": %.1f, \"p95_ms\": %.1f, \"p99_ms\": %.1f, \"rows\": %d%s}",
-                        result.workload(), result.catalog(), result.phase(), result.runs(), result.gets(), result.bytes(), result.lists(), result.p50(), result.p95(), result.p99(), result.rows(),
-                        (result.filesScheduled() >= 0 ? ", \"files_scheduled\": " + result.filesScheduled() : "")
-                                + (result.workload().equals("concurrency") ? String.format(Locale.ROOT, ", \"throughput_qps\": %.2f", result.throughput()) : "")))
-                .collect(Collectors.joining(",\n    ", "[\n    ", "\n  ]"));
-        return "{\n  \"scale\": " + scale + ",\n  \"results\": " + items + "\n}\n";
+        ScaleJson scale = new ScaleJson(options.writer(), options.files(), options.rowGroups(), options.rowsPerRowGroup(), options.runs(), options.latencyMillis(), options.concurrencySeconds(), options.clients());
+        return BenchmarkReports.json(new ReportJson(scale, results.stream().map(ResultJson::of).toList()));
     }
 
     private static String quoted(List<String> values)
