@@ -172,8 +172,8 @@ public class ParquetBloomMetadata
     public Iterator<RelationColumnsMetadata> streamRelationColumns(ConnectorSession session, Optional<String> schemaName, UnaryOperator<Set<SchemaTableName>> relationFilter)
     {
         Set<SchemaTableName> names = relationFilter.apply(Set.copyOf(listTables(session, schemaName)));
-        // each table needs its listing and its first footer (from the node's cache when warm): read side by side, at
-        // most metadata.concurrency at a time
+        // each table needs its listing and its first footer (from the node's cache when warm): read side by side on
+        // this query's share of metadata.concurrency, and on the calling thread, which would otherwise only wait
         List<Callable<Optional<RelationColumnsMetadata>>> tables = names.stream()
                 .<Callable<Optional<RelationColumnsMetadata>>>map(name -> () -> relationColumns(name))
                 .toList();

@@ -156,15 +156,36 @@ public record PruningPlan(
     }
 
     /**
-     * The predicate on the columns this file stores readably as the table's types, by the file's field name as
-     * trino-parquet names them (lower case). A missing column holds only NULLs and a mismatching one is the reader's
-     * error to report: neither prunes.
+     * The file's fields of the constrained columns it stores readably as the table's types, by column name. A missing
+     * column holds only NULLs and a mismatching one is the reader's error to report: neither prunes.
+     */
+    public Map<String, org.apache.parquet.schema.Type> constrainedFieldsIn(MessageType fileSchema, FileColumnResolver resolver)
+    {
+        Map<String, org.apache.parquet.schema.Type> fields = new HashMap<>();
+        columnDomains.keySet().forEach(column -> {
+            if (resolver.resolve(column.name(), column.type(), fileSchema) instanceof FileColumnResolver.Resolution.Match match) {
+                fields.put(column.name(), match.field());
+            }
+        });
+        return fields;
+    }
+
+    /**
+     * The predicate on the columns this file stores readably as the table's types, by column name.
      */
     public Map<String, Domain> domainsIn(MessageType fileSchema, FileColumnResolver resolver)
     {
+        return domainsOf(constrainedFieldsIn(fileSchema, resolver));
+    }
+
+    /**
+     * The predicate on the columns of {@code fileFields}, the file's readable fields by column name.
+     */
+    public Map<String, Domain> domainsOf(Map<String, org.apache.parquet.schema.Type> fileFields)
+    {
         Map<String, Domain> domains = new HashMap<>();
         columnDomains.forEach((column, domain) -> {
-            if (resolver.resolve(column.name(), column.type(), fileSchema) instanceof FileColumnResolver.Resolution.Match) {
+            if (fileFields.containsKey(column.name())) {
                 domains.put(column.name(), domain);
             }
         });

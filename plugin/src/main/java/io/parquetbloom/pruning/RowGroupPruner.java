@@ -38,7 +38,6 @@ import java.util.Set;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
-import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
 import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
 import static java.util.Objects.requireNonNull;
 
@@ -74,19 +73,30 @@ public final class RowGroupPruner
      */
     public RowGroupSelection prune(ParquetFileMetadata file, PruningPlan plan, RowGroupScope scope, ReadStats readStats)
     {
-        MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
-        Map<String, Domain> domains = plan.domainsIn(fileSchema, resolver);
+        return prune(file, plan, scope, plan.constrainedFieldsIn(file.metadata().getFileMetaData().getSchema(), resolver), readStats);
+    }
+
+    /**
+     * As {@link #prune(ParquetFileMetadata, PruningPlan, RowGroupScope, ReadStats)}, for a caller that has resolved
+     * the file's columns already.
+     *
+     * @param fileFields the file's fields of the table's columns it stores readably as the table's types, by column
+     * name (see {@link PruningPlan#constrainedFieldsIn}); fields of columns the plan does not constrain are ignored
+     */
+    public RowGroupSelection prune(ParquetFileMetadata file, PruningPlan plan, RowGroupScope scope, Map<String, org.apache.parquet.schema.Type> fileFields, ReadStats readStats)
+    {
+        Map<String, Domain> domains = plan.domainsOf(fileFields);
         PruningStats stats = new PruningStats();
         List<Integer> survivors = switch (scope) {
             case RowGroupScope.Planned planned -> plan.options().noMatchCache() ? removeKnownNoMatch(file, planned.rowGroups(), domains, stats) : planned.rowGroups();
-            case RowGroupScope.ByteRange range -> prune(file, fileSchema, domains, range, plan, readStats, stats);
+            case RowGroupScope.ByteRange range -> prune(file, fileFields, domains, range, plan, readStats, stats);
         };
         return new RowGroupSelection(survivors, domains, stats);
     }
 
     private List<Integer> prune(
             ParquetFileMetadata file,
-            MessageType fileSchema,
+            Map<String, org.apache.parquet.schema.Type> fileFields,
             Map<String, Domain> domains,
             RowGroupScope.ByteRange range,
             PruningPlan plan,
@@ -94,7 +104,7 @@ public final class RowGroupPruner
             PruningStats stats)
     {
         PruningPlan.Options options = plan.options();
-        ConstrainedColumns constrained = constrainedColumns(fileSchema, domains, plan, stats);
+        ConstrainedColumns constrained = constrainedColumns(file.metadata().getFileMetaData().getSchema(), fileFields, domains, plan, stats);
         List<Candidate> candidates = candidatesByStatistics(file, range, constrained, options, stats);
         Set<BloomFilterKey> answeredByFilter = new HashSet<>();
         if (options.bloomFilters() && !constrained.bloomPredicates().isEmpty() && !candidates.isEmpty()) {
@@ -120,12 +130,12 @@ public final class RowGroupPruner
             Optional<TupleDomainParquetPredicate> statisticsPredicate,
             List<BloomColumnPredicate> bloomPredicates) {}
 
-    private static ConstrainedColumns constrainedColumns(MessageType fileSchema, Map<String, Domain> domains, PruningPlan plan, PruningStats stats)
+    private static ConstrainedColumns constrainedColumns(MessageType fileSchema, Map<String, org.apache.parquet.schema.Type> fileFields, Map<String, Domain> domains, PruningPlan plan, PruningStats stats)
     {
         Map<String, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
         Map<String, Domain> primitiveDomains = new HashMap<>();
         domains.forEach((name, domain) -> {
-            org.apache.parquet.schema.Type field = getParquetTypeByName(name, fileSchema);
+            org.apache.parquet.schema.Type field = fileFields.get(name);
             if (field != null && field.isPrimitive()) {
                 fields.put(name, field);
                 primitiveDomains.put(name, domain);

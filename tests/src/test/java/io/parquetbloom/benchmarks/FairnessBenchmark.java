@@ -5,6 +5,9 @@ import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.testing.DistributedQueryRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.file.Path;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,26 +27,32 @@ import static io.parquetbloom.testing.TestingLake.tableKey;
  * every S3 request takes {@code latency-ms}; the small lookup's p50 is measured alone and while big lookups run back
  * to back.
  */
+@Command(name = "./run bench fairness", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "A small table's lookup p50 alone and while another query plans a table of many files")
 public final class FairnessBenchmark
+        implements Callable<Integer>
 {
-    private FairnessBenchmark() {}
+    @Option(names = "--big-files", defaultValue = "5000", description = "files of the table planned meanwhile (default: ${DEFAULT-VALUE})")
+    private int bigFiles;
+
+    @Option(names = "--small-files", defaultValue = "64", description = "files of the looked-up table (default: ${DEFAULT-VALUE})")
+    private int smallFiles;
+
+    @Option(names = "--runs", defaultValue = "15", description = "lookups per phase (default: ${DEFAULT-VALUE})")
+    private int runs;
+
+    @Option(names = "--latency-ms", defaultValue = "20", description = "added to every S3 request (default: ${DEFAULT-VALUE})")
+    private long latencyMillis;
 
     public static void main(String[] args)
+    {
+        System.exit(new CommandLine(new FairnessBenchmark()).execute(args));
+    }
+
+    @Override
+    public Integer call()
             throws Exception
     {
-        int bigFiles = 5_000;
-        int smallFiles = 64;
-        int runs = 15;
-        long latencyMillis = 20;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--big-files" -> bigFiles = Integer.parseInt(args[++i]);
-                case "--small-files" -> smallFiles = Integer.parseInt(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--latency-ms" -> latencyMillis = Long.parseLong(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument %s (known: --big-files N, --small-files N, --runs N, --latency-ms N)".formatted(args[i]));
-            }
-        }
         TestingLake lake = new TestingLake();
         try (TestingS3 s3 = TestingS3.start("fairness")) {
             Path work = s3.work();
@@ -97,6 +107,7 @@ public final class FairnessBenchmark
                 System.out.println("[fairness] small lookup (%d files) while a %,d-file table is planned: p50 %d ms (%.2fx alone); big lookups meanwhile: %d, p50 %d ms".formatted(smallFiles, bigFiles, p50(shared), p50(shared) / (double) p50(alone), bigQueries.get(), p50(bigLatencies)));
             }
         }
+        return 0;
     }
 
     private static List<Long> measure(DistributedQueryRunner runner, String template, int runs)
@@ -113,8 +124,6 @@ public final class FairnessBenchmark
 
     private static long p50(List<Long> values)
     {
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(Long::compare);
-        return sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
+        return (long) BenchmarkReports.percentile(values.stream().map(Long::doubleValue).toList(), 50);
     }
 }

@@ -1,10 +1,15 @@
 package io.parquetbloom.benchmarks;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.parquetbloom.demo.DemoDataset;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.demo.TrinoEtc;
 import io.parquetbloom.demo.TrinoServerProcess;
 import io.parquetbloom.testing.CountingProxy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import javax.management.MBeanServerConnection;
@@ -57,13 +62,41 @@ public final class SoakBenchmark
 
     private record Interval(int second, int queries, int errors, long p50Millis, long p99Millis, long heapAfterGcBytes, long cacheWeight, long cacheMaxWeight, long cacheEntries, long evictions, int serverThreads)
     {
-        String json()
+        IntervalJson json()
         {
-            return """
-                    {"second": %d, "queries": %d, "errors": %d, "p50_ms": %d, "p99_ms": %d, "heap_after_gc_mib": %.1f, "cache_weight_mib": %.1f, "cache_max_mib": %.1f, "cache_entries": %d, "evictions": %d, "server_threads": %d}"""
-                    .formatted(second, queries, errors, p50Millis, p99Millis, heapAfterGcBytes / 1048576.0, cacheWeight / 1048576.0, cacheMaxWeight / 1048576.0, cacheEntries, evictions, serverThreads);
+            return new IntervalJson(second, queries, errors, p50Millis, p99Millis, mebibytes(heapAfterGcBytes), mebibytes(cacheWeight), mebibytes(cacheMaxWeight), cacheEntries, evictions, serverThreads);
+        }
+
+        private static double mebibytes(long bytes)
+        {
+            return Math.round(bytes / 1048576.0 * 10) / 10.0;
         }
     }
+
+    @JsonPropertyOrder({"second", "queries", "errors", "p50_ms", "p99_ms", "heap_after_gc_mib", "cache_weight_mib", "cache_max_mib", "cache_entries", "evictions", "server_threads"})
+    private record IntervalJson(
+            int second,
+            int queries,
+            int errors,
+            @JsonProperty("p50_ms") long p50Millis,
+            @JsonProperty("p99_ms") long p99Millis,
+            @JsonProperty("heap_after_gc_mib") double heapAfterGcMebibytes,
+            @JsonProperty("cache_weight_mib") double cacheWeightMebibytes,
+            @JsonProperty("cache_max_mib") double cacheMaxMebibytes,
+            @JsonProperty("cache_entries") long cacheEntries,
+            long evictions,
+            @JsonProperty("server_threads") int serverThreads) {}
+
+    @JsonPropertyOrder({"clients", "minutes", "faults", "queries", "errors", "error_messages", "faults_injected", "intervals"})
+    private record SoakJson(
+            int clients,
+            int minutes,
+            boolean faults,
+            long queries,
+            long errors,
+            @JsonProperty("error_messages") List<String> errorMessages,
+            @JsonProperty("faults_injected") String faultsInjected,
+            List<IntervalJson> intervals) {}
 
     private SoakBenchmark() {}
 
@@ -181,15 +214,8 @@ public final class SoakBenchmark
         clients.awaitTermination(5, TimeUnit.MINUTES);
         OUT.printf("[soak] done: %,d queries, %d errors %s%n", totalQueries.get(), errors.get(), new TreeMap<>(errorMessages));
         if (options.json() != null) {
-            String json = """
-                    {"clients": %d, "minutes": %d, "faults": %s, "queries": %d, "errors": %d, "error_messages": %s, "faults_injected": "%s",
-                     "intervals": [
-                    %s
-                    ]}
-                    """.formatted(options.clients(), options.minutes(), options.faults(), totalQueries.get(), errors.get(),
-                    errorMessages.keySet().stream().map(message -> "\"" + message.replace("\"", "'") + "\"").toList(),
-                    proxy.injectedFaults(),
-                    String.join(",\n", intervals.stream().map(Interval::json).toList()));
+            String json = BenchmarkReports.json(new SoakJson(options.clients(), options.minutes(), options.faults(), totalQueries.get(), errors.get(),
+                    List.copyOf(errorMessages.keySet()), String.valueOf(proxy.injectedFaults()), intervals.stream().map(Interval::json).toList()));
             Files.writeString(options.json(), json);
             OUT.println("[soak] JSON: " + options.json());
         }
@@ -293,27 +319,45 @@ public final class SoakBenchmark
         }
     }
 
+    @Command(name = "./run bench soak", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "A real Trino server, fresh random keys from many clients: errors, latency, heap and cache over time")
+    private static final class Flags
+    {
+        @Option(names = "--minutes", defaultValue = "10", description = "(default: ${DEFAULT-VALUE})")
+        int minutes;
+
+        @Option(names = "--clients", defaultValue = "16", description = "(default: ${DEFAULT-VALUE})")
+        int clients;
+
+        @Option(names = "--interval-seconds", defaultValue = "30", description = "one progress line and JSON interval each (default: ${DEFAULT-VALUE})")
+        int intervalSeconds;
+
+        @Option(names = "--faults", description = "inject S3 faults")
+        boolean faults;
+
+        @Option(names = "--json", description = "also write the results to this file")
+        Path json;
+
+        @Option(names = "--files", description = "files of the dataset (default: the demo's)")
+        Integer files;
+
+        @Option(names = "--cache-size", defaultValue = "256MB", description = "metadata-cache.max-size (default: ${DEFAULT-VALUE})")
+        String cacheSize;
+    }
+
     private static Options parse(String[] args)
     {
-        int minutes = 10;
-        int clients = 16;
-        int interval = 30;
-        boolean faults = false;
-        Path json = null;
-        DemoDataset.Scale scale = DemoDataset.DEFAULT_SCALE;
-        String cacheSize = "256MB";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--minutes" -> minutes = Integer.parseInt(args[++i]);
-                case "--clients" -> clients = Integer.parseInt(args[++i]);
-                case "--interval-seconds" -> interval = Integer.parseInt(args[++i]);
-                case "--faults" -> faults = true;
-                case "--json" -> json = Path.of(args[++i]);
-                case "--files" -> scale = new DemoDataset.Scale(Integer.parseInt(args[++i]), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), scale.devices());
-                case "--cache-size" -> cacheSize = args[++i];
-                default -> throw new IllegalArgumentException("unknown argument %s (known: --minutes N, --clients N, --interval-seconds N, --faults, --json FILE, --files N, --cache-size SIZE)".formatted(args[i]));
-            }
+        Flags flags = new Flags();
+        CommandLine commandLine = new CommandLine(flags);
+        commandLine.parseArgs(args);
+        if (commandLine.isUsageHelpRequested()) {
+            commandLine.usage(System.out);
+            System.exit(0);
         }
-        return new Options(minutes, clients, interval, faults, json, scale, cacheSize);
+        DemoDataset.Scale scale = DemoDataset.DEFAULT_SCALE;
+        if (flags.files != null) {
+            scale = new DemoDataset.Scale(flags.files, scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), scale.devices());
+        }
+        return new Options(flags.minutes, flags.clients, flags.intervalSeconds, flags.faults, flags.json, scale, flags.cacheSize);
     }
 }

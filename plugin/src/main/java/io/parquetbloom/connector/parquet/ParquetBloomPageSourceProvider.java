@@ -157,7 +157,10 @@ public final class ParquetBloomPageSourceProvider
         // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
         ParquetFileMetadata file = metadataReader.footerForPruning(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split);
-        RowGroupSelection selection = pruner.prune(file, plan, rowGroupScope(split), readStats);
+        // the columns resolved once: the pruner uses the fields of the constrained ones
+        Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
+        fields.forEach((column, field) -> fieldsByName.put(column.name(), field));
+        RowGroupSelection selection = pruner.prune(file, plan, rowGroupScope(split), fieldsByName, readStats);
         if (selection.rowGroups().isEmpty()) {
             return ParquetBloomPageSource.empty(split.path(), selection.stats(), readStats, totals);
         }
