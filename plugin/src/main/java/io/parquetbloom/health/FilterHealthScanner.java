@@ -17,6 +17,7 @@ import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
@@ -253,8 +254,11 @@ public class FilterHealthScanner
     private static long rowGroupEnd(RowGroup rowGroup)
     {
         long end = 0;
-        for (FooterChunk chunk : FooterChunks.chunks(0, rowGroup)) {
-            ColumnMetaData meta = chunk.metadata();
+        for (ColumnChunk chunk : rowGroup.getColumns()) {
+            if (!chunk.isSetMeta_data()) {
+                continue;
+            }
+            ColumnMetaData meta = chunk.getMeta_data();
             long start = meta.isSetDictionary_page_offset() && meta.getDictionary_page_offset() > 0 ? Math.min(meta.getDictionary_page_offset(), meta.getData_page_offset()) : meta.getData_page_offset();
             end = Math.max(end, start + meta.getTotal_compressed_size());
         }

@@ -300,7 +300,7 @@ public final class LookupBenchmark
                         throw new IllegalStateException("%s: %s returned other rows than %s:%n%s%nvs%n%s".formatted(workload.name(), catalog, options.catalogs().getFirst(), measured.result(), expected));
                     }
                     results.add(new Result(workload.name(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
-                            percentile(measured.millis(), 50), percentile(measured.millis(), 95), percentile(measured.millis(), 99), measured.result().getRowCount(), 0, measured.filesScheduled()));
+                            BenchmarkReports.percentile(measured.millis(), 50), BenchmarkReports.percentile(measured.millis(), 95), BenchmarkReports.percentile(measured.millis(), 99), measured.result().getRowCount(), 0, measured.filesScheduled()));
                 }
             }
         }
@@ -481,7 +481,7 @@ public final class LookupBenchmark
         clients.shutdown();
         clients.awaitTermination(options.concurrencySeconds() + 600L, TimeUnit.SECONDS);
         List<Double> all = new ArrayList<>(latencies);
-        return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, percentile(all, 50), percentile(all, 95), percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds(), -1);
+        return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, BenchmarkReports.percentile(all, 50), BenchmarkReports.percentile(all, 95), BenchmarkReports.percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds(), -1);
     }
 
     private static long usedHeapAfterGc()
@@ -562,11 +562,6 @@ public final class LookupBenchmark
         List<String> a = left.getMaterializedRows().stream().map(Object::toString).sorted().toList();
         List<String> b = right.getMaterializedRows().stream().map(Object::toString).sorted().toList();
         return a.equals(b);
-    }
-
-    static double percentile(List<Double> values, int percentile)
-    {
-        return BenchmarkReports.percentile(values, percentile);
     }
 
     static String markdown(List<Result> results)
