@@ -70,7 +70,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios) {}
 
     record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput, long filesScheduled) {}
 
@@ -83,6 +83,9 @@ public final class LookupBenchmark
         List<Result> results = run(options);
         System.out.println();
         System.out.println(markdown(results));
+        if (options.budgetRatios()) {
+            System.out.println(MetadataBudgets.markdown(results, budgets));
+        }
         if (options.json().isPresent()) {
             Files.writeString(options.json().get(), json(options, results));
             System.out.println("[bench] JSON written to " + options.json().get());
@@ -130,6 +133,12 @@ public final class LookupBenchmark
         @Option(names = "--lake-property", description = "a property of our catalog, name=value (repeatable)")
         Map<String, String> lakeProperties = new HashMap<>();
 
+        @Option(names = "--budget-ratios", split = ",", description = "the big-table mode: our catalog once per ratio of metadata-cache.max-size to the lookup's metadata working set, e.g. 4,1,0.5,0.25,0.1")
+        List<Double> budgetRatios = new ArrayList<>();
+
+        @Option(names = "--disk-tier", description = "with --budget-ratios: each ratio also with the local disk tier (metadata-cache.disk.directory)")
+        boolean diskTier;
+
         @Option(names = "--smoke", description = "a tiny run for tests: 4 files of 3,000 rows, 1 run, no latency; flags given explicitly still win")
         boolean smoke;
     }
@@ -137,7 +146,8 @@ public final class LookupBenchmark
     static Options parse(String[] args)
     {
         Flags flags = new Flags();
-        CommandLine commandLine = new CommandLine(flags);
+        // ./run bench bigtable presets flags that the user's own, given after them, override
+        CommandLine commandLine = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
         ParseResult parsed = commandLine.parseArgs(args);
         if (commandLine.isUsageHelpRequested()) {
             commandLine.usage(System.out);
@@ -150,7 +160,8 @@ public final class LookupBenchmark
             throw new ParameterException(commandLine, "--writer must be trino or parquet-java: " + flags.writer);
         }
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
-                Optional.ofNullable(flags.json), List.copyOf(flags.catalogs), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties));
+                Optional.ofNullable(flags.json), MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
+                !flags.budgetRatios.isEmpty());
     }
 
     private static void applySmoke(Flags flags, ParseResult parsed)
@@ -192,6 +203,10 @@ public final class LookupBenchmark
                 progress("writing %d files x %d row groups x %,d rows with %s's writer".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), options.writer()));
                 DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, options.writer().equals("trino") ? new TrinoWriterEvents() : DemoDataset.PARQUET_JAVA, work.resolve("generate"), System.out);
                 keys = writeKeys(client, work, scale);
+                if (options.budgetRatios()) {
+                    budgets = Optional.of(MetadataBudgets.measure(client, BUCKET, ROOT + "telemetry/events/", work.resolve("disk-tier")));
+                    progress(budgets.get().describe());
+                }
                 if (wantsSerials(options)) {
                     progress("writing telemetry.serials: %d files x %d row groups x %,d rows with Trino's writer, %,d serials per row group (dictionary-encoded, no filter)"
                             .formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), SerialsTable.SERIALS_PER_ROW_GROUP));
@@ -205,7 +220,10 @@ public final class LookupBenchmark
                     .build()) {
                 runner.installPlugin(new ParquetBloomPlugin());
                 runner.installPlugin(new HivePlugin());
-                runner.createCatalog("lake", "parquet_bloom", oursProperties(ours));
+                runner.createCatalog("lake", "parquet_bloom", oursProperties(ours, MetadataBudgets.OURS));
+                for (String variant : options.catalogs().stream().filter(MetadataBudgets::isVariant).toList()) {
+                    runner.createCatalog(catalogName(variant), "parquet_bloom", oursProperties(ours, variant));
+                }
                 runner.createCatalog("hive", "hive", hiveProperties(hive, true));
                 if (options.catalogs().stream().noneMatch(catalog -> catalog.startsWith("hive"))) {
                     // Hive not compared: skip its tables
@@ -404,7 +422,7 @@ public final class LookupBenchmark
             String name = warmName;
             if (phase.equals("cold")) {
                 name = "%s_cold_%d".formatted(warmName, System.nanoTime() % 1_000_000_000L);
-                runner.createCatalog(name, catalog.startsWith("hive") ? "hive" : "parquet_bloom", catalog.startsWith("hive") ? hiveProperties(proxy, !catalog.equals("hive_bloom_off")) : oursProperties(proxy));
+                runner.createCatalog(name, catalog.startsWith("hive") ? "hive" : "parquet_bloom", catalog.startsWith("hive") ? hiveProperties(proxy, !catalog.equals("hive_bloom_off")) : oursProperties(proxy, catalog));
             }
             int key = switch (phase) {
                 case "cold" -> run;
@@ -496,10 +514,17 @@ public final class LookupBenchmark
     // catalog properties of our catalog given with --lake-property
     private static Map<String, String> extraLakeProperties = Map.of();
 
-    private static Map<String, String> oursProperties(CountingProxy proxy)
+    // the big-table mode's working set, once measured
+    private static Optional<MetadataBudgets> budgets = Optional.empty();
+
+    private static Map<String, String> oursProperties(CountingProxy proxy, String catalog)
     {
+        Map<String, String> properties = new HashMap<>(extraLakeProperties);
+        if (MetadataBudgets.isVariant(catalog)) {
+            properties.putAll(budgets.orElseThrow().properties(catalog));
+        }
         return ImmutableMap.<String, String>builder()
-                .putAll(extraLakeProperties)
+                .putAll(properties)
                 .put("location", "s3://" + BUCKET + "/" + ROOT)
                 .put("s3.endpoint", proxy.endpoint())
                 .put("s3.region", "us-east-1")
@@ -514,6 +539,9 @@ public final class LookupBenchmark
      */
     private static String catalogName(String catalog)
     {
+        if (MetadataBudgets.isVariant(catalog)) {
+            return MetadataBudgets.trinoCatalog(catalog);
+        }
         return switch (catalog) {
             case "parquet_bloom" -> "lake";
             case "hive" -> "hive";
