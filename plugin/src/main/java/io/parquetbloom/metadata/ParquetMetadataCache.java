@@ -1,21 +1,23 @@
 package io.parquetbloom.metadata;
 
-import com.google.common.cache.Cache;
-import com.google.common.util.concurrent.UncheckedExecutionException;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.inject.Inject;
-import io.trino.cache.EvictableCacheBuilder;
 import org.weakref.jmx.Managed;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToLongBiFunction;
 
 import static com.google.common.base.Throwables.throwIfUnchecked;
+import static com.google.common.util.concurrent.MoreExecutors.directExecutor;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -23,22 +25,31 @@ import static java.util.Objects.requireNonNull;
  * so a table with huge filters and few footers uses it differently from one with many small files, without a split
  * decided in advance. Each kind is a typed {@link Region} of it ({@link FooterCache}, {@link BloomFilterCache},
  * {@code NoMatchCache}); the budget only holds and weighs, it never reads.
+ * <p>
+ * Eviction is Caffeine's W-TinyLFU, not least-recently-used: planning walks a table's files in listing order, so
+ * when a table's metadata is larger than the budget, LRU evicts every entry just before it is asked for again and a
+ * warm lookup finds nothing (the cliff). Frequency-aware admission keeps a stable part of such a working set
+ * instead, and a scan of another table, whose entries are each seen once, cannot push out what is used often.
  */
 public class ParquetMetadataCache
 {
     private record Key(Region<?, ?> region, Object key) {}
 
     private final Cache<Key, Object> cache;
+    // loads under way, so that concurrent callers for one key load once; kept apart from the cache because a load
+    // is an S3 read, too long to run inside the cache's own computation, which locks a bin of its map
+    private final Map<Key, CompletableFuture<Object>> loading = new ConcurrentHashMap<>();
     private final long maxWeight;
 
     @Inject
     public ParquetMetadataCache(MetadataConfig config)
     {
         this.maxWeight = config.getMetadataCacheMaxSize().toBytes();
-        this.cache = EvictableCacheBuilder.newBuilder()
+        this.cache = Caffeine.newBuilder()
                 .maximumWeight(maxWeight)
                 .weigher((Key key, Object value) -> (int) Math.min(Integer.MAX_VALUE, key.region().weigh(key.key(), value)))
-                .shareNothingWhenDisabled()
+                // eviction on the calling thread: the weight is within the budget when a put returns
+                .executor(directExecutor())
                 .recordStats()
                 .build();
     }
@@ -69,9 +80,46 @@ public class ParquetMetadataCache
 
     public long invalidateAll()
     {
-        long entries = cache.size();
+        long entries = cache.estimatedSize();
         cache.invalidateAll();
         return entries;
+    }
+
+    private Object load(Key key, Supplier<?> loader)
+    {
+        Object cached = cache.getIfPresent(key);
+        if (cached != null) {
+            return cached;
+        }
+        CompletableFuture<Object> mine = new CompletableFuture<>();
+        CompletableFuture<Object> running = loading.putIfAbsent(key, mine);
+        if (running != null) {
+            return getDone(running);
+        }
+        try {
+            Object value = requireNonNull(loader.get(), "loader returned null");
+            cache.put(key, value);
+            mine.complete(value);
+            return value;
+        }
+        catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        }
+        finally {
+            loading.remove(key, mine);
+        }
+    }
+
+    private static Object getDone(CompletableFuture<Object> running)
+    {
+        try {
+            return running.join();
+        }
+        catch (CompletionException e) {
+            throwIfUnchecked(e.getCause());
+            throw new RuntimeException(e.getCause());
+        }
     }
 
     public final class Region<K, V>
@@ -99,13 +147,7 @@ public class ParquetMetadataCache
          */
         public V get(K key, Supplier<V> loader)
         {
-            try {
-                return valueType.cast(cache.get(new Key(this, key), loader::get));
-            }
-            catch (ExecutionException | UncheckedExecutionException e) {
-                throwIfUnchecked(e.getCause());
-                throw new RuntimeException(e.getCause());
-            }
+            return valueType.cast(load(new Key(this, key), loader));
         }
 
         public void invalidate(K key)
@@ -114,17 +156,12 @@ public class ParquetMetadataCache
         }
 
         /**
-         * Keeps a value unless one is there. EvictableCache has no put (it would race with invalidation); failing to
-         * keep loses nothing, the caller still has the value.
+         * Keeps a value unless one is there; admission may still decline it when the budget is full of entries used
+         * more often. Not keeping loses nothing: the caller still has the value.
          */
         public void putIfAbsent(K key, V value)
         {
-            try {
-                cache.get(new Key(this, key), () -> value);
-            }
-            catch (ExecutionException | UncheckedExecutionException e) {
-                // not kept
-            }
+            cache.asMap().putIfAbsent(new Key(this, key), value);
         }
 
         @Override
@@ -173,7 +210,7 @@ public class ParquetMetadataCache
     @Managed
     public long getEntries()
     {
-        return cache.size();
+        return cache.estimatedSize();
     }
 
     @Managed

@@ -58,7 +58,8 @@ public class ParquetMetadataReader
      */
     public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
     {
-        ParquetFileMetadata file = footerForPruning(object, table, 0, stats);
+        // the health tables and the probe look at every column's filter: keep all those the tail brought
+        ParquetFileMetadata file = read(object, table, 0, true, stats);
         // an object without an ETag caches nothing: its filters are taken from this read's tail
         return FileKey.of(object).cacheable() ? file.retainOnlyFooter() : file;
     }
@@ -71,6 +72,13 @@ public class ParquetMetadataReader
      * one GET brings the dictionaries too
      */
     public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, ReadStats stats)
+    {
+        // pruning asks for the constrained columns' filters next (filters()), taking them from this tail:
+        // only those are cached, so the budget holds what lookups probe, not every column's filter
+        return read(object, table, readWhole, false, stats);
+    }
+
+    private ParquetFileMetadata read(S3ObjectInfo object, SchemaTableName table, long readWhole, boolean keepAllFilters, ReadStats stats)
     {
         FileKey key = FileKey.of(object);
         int tailSize = object.size() <= readWhole ? (int) Math.max(object.size(), tailSizes.tailSize(table)) : tailSizes.tailSize(table);
@@ -91,7 +99,9 @@ public class ParquetMetadataReader
         ParquetFileMetadata footer = footers.get(key, () -> {
             ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, stats.requests());
             tailSizes.learn(table, file);
-            filtersInTail.putAll(parseFiltersInTail(file));
+            if (keepAllFilters) {
+                filtersInTail.putAll(parseFiltersInTail(file));
+            }
             dictionariesInTail.putAll(parseDictionariesOfWholeFile(file));
             read[0] = file;
             return file;
@@ -152,10 +162,6 @@ public class ParquetMetadataReader
     }
 
     /**
-     * Filters of the given column chunks: cached ones without I/O, the others in as few GETs as possible. Chunks
-     * without a filter are absent from the result.
-     */
-    /**
      * Filters of the given column chunks that this node has cached, without any I/O; chunks without a filter and
      * filters not cached are absent from the result.
      */
@@ -174,6 +180,10 @@ public class ParquetMetadataReader
         return results;
     }
 
+    /**
+     * Filters of the given column chunks: cached ones without I/O, the others from the tail read or in as few GETs as
+     * possible, then cached. Chunks without a filter are absent from the result.
+     */
     public LoadedFilters filters(ParquetFileMetadata file, Collection<BloomFilterKey> keys, ReadStats stats)
     {
         FileKey fileKey = FileKey.of(file.object());
