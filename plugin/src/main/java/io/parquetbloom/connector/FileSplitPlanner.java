@@ -165,6 +165,8 @@ final class FileSplitPlanner
         metrics.put("filesFailedOpenBeforeSplits", new LongCount(filesFailedOpen.get()));
         metrics.put("planningMetadataCacheFooterHits", new LongCount(pruningReads.cache().footerHits()));
         metrics.put("planningMetadataCacheFilterHits", new LongCount(pruningReads.cache().filterHits()));
+        metrics.put("planningMetadataDiskHits", new LongCount(pruningReads.cache().diskHits()));
+        metrics.put("planningMetadataDiskBytesRead", new LongCount(pruningReads.cache().diskBytesRead()));
         metrics.putAll(pruningStats.toPlanningMetrics());
         return metrics.buildOrThrow();
     }

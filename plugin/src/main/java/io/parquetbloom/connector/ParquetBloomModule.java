@@ -19,6 +19,8 @@ import io.parquetbloom.metadata.BloomFilterCache;
 import io.parquetbloom.metadata.DictionaryCache;
 import io.parquetbloom.metadata.FooterCache;
 import io.parquetbloom.metadata.MetadataConfig;
+import io.parquetbloom.metadata.MetadataDiskStore;
+import io.parquetbloom.metadata.MetadataDiskTier;
 import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.NoMatchCache;
@@ -70,6 +72,9 @@ public class ParquetBloomModule
         binder.bind(TableSchemaReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetMetadataCache.class).in(Scopes.SINGLETON);
         newExporter(binder).export(ParquetMetadataCache.class).withGeneratedName();
+        binder.bind(MetadataDiskStore.class).in(Scopes.SINGLETON);
+        newExporter(binder).export(MetadataDiskStore.class).withGeneratedName();
+        binder.bind(MetadataDiskTier.class).in(Scopes.SINGLETON);
         binder.bind(FooterCache.class).in(Scopes.SINGLETON);
         binder.bind(BloomFilterCache.class).in(Scopes.SINGLETON);
         binder.bind(DictionaryCache.class).in(Scopes.SINGLETON);

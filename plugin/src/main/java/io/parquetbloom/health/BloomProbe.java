@@ -93,7 +93,7 @@ public class BloomProbe
         }
         ParquetFileMetadata file;
         try {
-            file = metadataReader.footer(lakeFile.object(), table.name(), stats);
+            file = metadataReader.footerWithFilters(lakeFile.object(), table.name(), stats);
         }
         catch (RuntimeException e) {
             // the split source keeps such a file whole and lets the reader report it

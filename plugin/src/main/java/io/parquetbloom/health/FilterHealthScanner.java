@@ -122,7 +122,7 @@ public class FilterHealthScanner
     {
         ParquetFileMetadata file;
         try {
-            file = metadataReader.footer(lakeFile.object(), table.name(), stats);
+            file = metadataReader.footerWithFilters(lakeFile.object(), table.name(), stats);
         }
         catch (RuntimeException e) {
             return new FileResult.Unreadable("cannot read footer: " + e.getMessage());

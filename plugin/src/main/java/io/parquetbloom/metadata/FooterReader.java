@@ -58,9 +58,18 @@ public final class FooterReader
             tail = joined;
             tailStart = size - complete;
         }
+        return parse(object, tailStart, tail);
+    }
+
+    /**
+     * The footer of {@code object} from bytes ending at the end of the file (the footer, its length and magic, and
+     * anything before them), parsed and checked as a tail read is.
+     */
+    public static ParquetFileMetadata parse(S3ObjectInfo object, long tailStart, byte[] tail)
+    {
         ParquetFileMetadata file;
         try {
-            ParquetMetadata metadata = MetadataReader.parseFooter(new ParquetDataSourceId(object.location().toString()), size, Slices.wrappedBuffer(tail), Optional.empty(), Optional.empty());
+            ParquetMetadata metadata = MetadataReader.parseFooter(new ParquetDataSourceId(object.location().toString()), object.size(), Slices.wrappedBuffer(tail), Optional.empty(), Optional.empty());
             file = new ParquetFileMetadata(object, metadata, tailStart, tail);
             // parse the row groups now (once: the result is memoised), so corruption surfaces here with the file's name
             file.blocks();

@@ -9,6 +9,8 @@ public final class MetadataCacheStats
     private long footerMisses;
     private long filterHits;
     private long filterMisses;
+    private long diskHits;
+    private long diskBytesRead;
 
     synchronized void footer(boolean hit)
     {
@@ -24,6 +26,25 @@ public final class MetadataCacheStats
     {
         filterHits += hits;
         filterMisses += misses;
+    }
+
+    /**
+     * An entry the memory cache missed, found in the disk tier.
+     */
+    synchronized void disk(long bytes)
+    {
+        diskHits++;
+        diskBytesRead += bytes;
+    }
+
+    public synchronized long diskHits()
+    {
+        return diskHits;
+    }
+
+    public synchronized long diskBytesRead()
+    {
+        return diskBytesRead;
     }
 
     public synchronized long footerHits()

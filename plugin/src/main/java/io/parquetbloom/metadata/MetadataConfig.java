@@ -9,6 +9,9 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
+import java.util.Optional;
+
+import static io.airlift.units.DataSize.Unit.GIGABYTE;
 import static io.airlift.units.DataSize.Unit.KILOBYTE;
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 
@@ -20,6 +23,8 @@ public class MetadataConfig
     private DataSize footerReadSize = DataSize.of(64, KILOBYTE);
     private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
     private int metadataConcurrency = 128;
+    private String metadataCacheDiskDirectory;
+    private DataSize metadataCacheDiskMaxSize = DataSize.of(10, GIGABYTE);
 
     @NotNull
     @MinDataSize("8B")
@@ -48,6 +53,34 @@ public class MetadataConfig
     public MetadataConfig setMetadataCacheMaxSize(DataSize metadataCacheMaxSize)
     {
         this.metadataCacheMaxSize = metadataCacheMaxSize;
+        return this;
+    }
+
+    public Optional<String> getMetadataCacheDiskDirectory()
+    {
+        return Optional.ofNullable(metadataCacheDiskDirectory);
+    }
+
+    @Config("metadata-cache.disk.directory")
+    @ConfigDescription("Local directory for a second tier of footers and bloom filters below the memory cache, kept across restarts (unset: no disk tier)")
+    public MetadataConfig setMetadataCacheDiskDirectory(String metadataCacheDiskDirectory)
+    {
+        this.metadataCacheDiskDirectory = metadataCacheDiskDirectory;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize("1MB")
+    public DataSize getMetadataCacheDiskMaxSize()
+    {
+        return metadataCacheDiskMaxSize;
+    }
+
+    @Config("metadata-cache.disk.max-size")
+    @ConfigDescription("Disk space the disk tier may use in metadata-cache.disk.directory; least recently used entries are evicted beyond it")
+    public MetadataConfig setMetadataCacheDiskMaxSize(DataSize metadataCacheDiskMaxSize)
+    {
+        this.metadataCacheDiskMaxSize = metadataCacheDiskMaxSize;
         return this;
     }
 

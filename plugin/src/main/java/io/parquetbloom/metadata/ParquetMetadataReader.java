@@ -38,11 +38,13 @@ public class ParquetMetadataReader
     private final FooterCache footers;
     private final BloomFilterCache filters;
     private final DictionaryCache dictionaries;
+    private final MetadataDiskTier disk;
     private final TailSizes tailSizes;
 
     @Inject
-    public ParquetMetadataReader(S3ObjectStore store, FooterCache footers, BloomFilterCache filters, DictionaryCache dictionaries, MetadataConfig config)
+    public ParquetMetadataReader(S3ObjectStore store, FooterCache footers, BloomFilterCache filters, DictionaryCache dictionaries, MetadataDiskTier disk, MetadataConfig config)
     {
+        this.disk = requireNonNull(disk, "disk is null");
         this.store = requireNonNull(store, "store is null");
         this.footers = requireNonNull(footers, "footers is null");
         this.filters = requireNonNull(filters, "filters is null");
@@ -58,8 +60,20 @@ public class ParquetMetadataReader
      */
     public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
     {
-        // the health tables and the probe look at every column's filter: keep all those the tail brought
-        ParquetFileMetadata file = read(object, table, 0, true, stats);
+        return retained(object, read(object, table, 0, false, stats));
+    }
+
+    /**
+     * {@link #footer}, keeping every filter the tail read brought in the caches: for the health tables and the probe,
+     * which look at every column's filter.
+     */
+    public ParquetFileMetadata footerWithFilters(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
+    {
+        return retained(object, read(object, table, 0, true, stats));
+    }
+
+    private static ParquetFileMetadata retained(S3ObjectInfo object, ParquetFileMetadata file)
+    {
         // an object without an ETag caches nothing: its filters are taken from this read's tail
         return FileKey.of(object).cacheable() ? file.retainOnlyFooter() : file;
     }
@@ -97,7 +111,12 @@ public class ParquetMetadataReader
         Map<BloomFilterKey, ChunkDictionary.Result> dictionariesInTail = new HashMap<>();
         ParquetFileMetadata[] read = new ParquetFileMetadata[1];
         ParquetFileMetadata footer = footers.get(key, () -> {
+            Optional<ParquetFileMetadata> onDisk = disk.footer(object, stats.cache());
+            if (onDisk.isPresent()) {
+                return onDisk.get();
+            }
             ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, stats.requests());
+            disk.keepFooter(file);
             tailSizes.learn(table, file);
             if (keepAllFilters) {
                 filtersInTail.putAll(parseFiltersInTail(file));
@@ -108,7 +127,7 @@ public class ParquetMetadataReader
         });
         // the tail's filters and dictionaries become entries of their own (folded, hashed), so the footer entry keeps
         // no bytes but the footer's
-        filtersInTail.forEach((filter, result) -> filters.put(new BloomFilterCache.Key(key, filter), new BloomFilterCache.Cached.Filter(result), footer.valueCount(filter)));
+        filtersInTail.forEach((filter, result) -> keepFilter(key, filter, new BloomFilterCache.Cached.Filter(result), footer.valueCount(filter)));
         dictionariesInTail.forEach((chunk, result) -> dictionaries.put(new DictionaryCache.Key(key, chunk), result));
         return read[0] != null ? read[0] : footer;
     }
@@ -194,7 +213,7 @@ public class ParquetMetadataReader
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
         List<BloomFilterKey> missing = new ArrayList<>();
         for (BloomFilterKey key : keys) {
-            switch (filters.getIfPresent(new BloomFilterCache.Key(fileKey, key)).orElse(null)) {
+            switch (cachedFilter(fileKey, key, file.valueCount(key), stats.cache())) {
                 case BloomFilterCache.Cached.Filter(SplitBlockBloomFilterReader.Result result) -> results.put(key, result);
                 case BloomFilterCache.Cached.NoFilter _ -> {}
                 case null -> missing.add(key);
@@ -208,13 +227,38 @@ public class ParquetMetadataReader
                 SplitBlockBloomFilterReader.Result result = loaded.results().get(key);
                 // the chunk has no filter: remember that too
                 BloomFilterCache.Cached cached = result == null ? new BloomFilterCache.Cached.NoFilter() : new BloomFilterCache.Cached.Filter(result);
-                if (filters.put(new BloomFilterCache.Key(fileKey, key), cached, file.valueCount(key)) instanceof BloomFilterCache.Cached.Filter(SplitBlockBloomFilterReader.Result kept)) {
+                if (keepFilter(fileKey, key, cached, file.valueCount(key)) instanceof BloomFilterCache.Cached.Filter(SplitBlockBloomFilterReader.Result kept)) {
                     results.put(key, kept);
                 }
             }
         }
         stats.cache().filters(keys.size() - missing.size(), missing.size());
         return new LoadedFilters(results, bytesRead);
+    }
+
+    /**
+     * A filter from memory, else from the disk tier (then kept in memory too), else null.
+     */
+    private BloomFilterCache.Cached cachedFilter(FileKey file, BloomFilterKey key, long valueCount, MetadataCacheStats stats)
+    {
+        BloomFilterCache.Key cacheKey = new BloomFilterCache.Key(file, key);
+        Optional<BloomFilterCache.Cached> inMemory = filters.getIfPresent(cacheKey);
+        if (inMemory.isPresent()) {
+            return inMemory.get();
+        }
+        return disk.filter(file, key, stats)
+                .map(onDisk -> filters.put(cacheKey, onDisk, valueCount))
+                .orElse(null);
+    }
+
+    /**
+     * Keeps a filter just read in memory, folded, and on the disk tier as kept in memory.
+     */
+    private BloomFilterCache.Cached keepFilter(FileKey file, BloomFilterKey key, BloomFilterCache.Cached cached, long valueCount)
+    {
+        BloomFilterCache.Cached kept = filters.put(new BloomFilterCache.Key(file, key), cached, valueCount);
+        disk.keepFilter(file, key, kept);
+        return kept;
     }
 
     /**

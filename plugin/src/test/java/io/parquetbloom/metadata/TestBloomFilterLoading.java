@@ -102,7 +102,7 @@ final class TestBloomFilterLoading
         InMemoryObjectStore store = new InMemoryObjectStore(writeFile());
         ParquetMetadataReader reader = TestingMetadata.create(store).reader();
         S3RequestStats requests = new S3RequestStats();
-        ParquetFileMetadata file = reader.footer(store.object(), TABLE, new ReadStats(requests, new MetadataCacheStats()));
+        ParquetFileMetadata file = reader.footerWithFilters(store.object(), TABLE, new ReadStats(requests, new MetadataCacheStats()));
         assertThat(requests.getRequests()).isEqualTo(1);
 
         // trino-parquet names the column "deviceid"; the footer says "deviceId"

@@ -4,6 +4,8 @@ import io.parquetbloom.metadata.BloomFilterCache;
 import io.parquetbloom.metadata.DictionaryCache;
 import io.parquetbloom.metadata.FooterCache;
 import io.parquetbloom.metadata.MetadataConfig;
+import io.parquetbloom.metadata.MetadataDiskStore;
+import io.parquetbloom.metadata.MetadataDiskTier;
 import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.NoMatchCache;
@@ -25,7 +27,7 @@ public record TestingMetadata(ParquetMetadataCache budget, ParquetMetadataReader
     public static TestingMetadata create(S3ObjectStore store, MetadataConfig config)
     {
         ParquetMetadataCache budget = new ParquetMetadataCache(config);
-        ParquetMetadataReader reader = new ParquetMetadataReader(store, new FooterCache(budget), new BloomFilterCache(budget), new DictionaryCache(budget), config);
+        ParquetMetadataReader reader = new ParquetMetadataReader(store, new FooterCache(budget), new BloomFilterCache(budget), new DictionaryCache(budget), new MetadataDiskTier(new MetadataDiskStore(config)), config);
         NoMatchCache noMatchCache = new NoMatchCache(budget);
         FileColumnResolver resolver = new FileColumnResolver(new ParquetTypeMapping(new FlatTypeManager()));
         return new TestingMetadata(budget, reader, noMatchCache, resolver, new RowGroupPruner(reader, noMatchCache, resolver));

@@ -219,6 +219,8 @@ public final class ParquetBloomPageSource
         metrics.put("metadataCacheFooterMisses", new LongCount(cacheStats.footerMisses()));
         metrics.put("metadataCacheFilterHits", new LongCount(cacheStats.filterHits()));
         metrics.put("metadataCacheFilterMisses", new LongCount(cacheStats.filterMisses()));
+        metrics.put("metadataDiskHits", new LongCount(cacheStats.diskHits()));
+        metrics.put("metadataDiskBytesRead", new LongCount(cacheStats.diskBytesRead()));
         Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());
         metrics.putAll(readerMetrics);
         return new Metrics(metrics.buildKeepingLast());

@@ -16,6 +16,9 @@ import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +47,7 @@ final class TestDifferentialPruning
     private static final int TABLES = 24;
     private static final int QUERIES = Integer.getInteger("parquetbloom.differential.queries", 3_000);
     private static final long SEED = Long.getLong("parquetbloom.differential.seed", 20261203L);
-    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged");
+    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged", "lake_disk");
     // queries per statement: the engine's fixed cost per statement would otherwise dominate
     private static final int BATCH = 10;
 
@@ -51,6 +55,7 @@ final class TestDifferentialPruning
     private final Map<String, Long> nanosBySide = new TreeMap<>();
     private final Map<String, Integer> refusals = new TreeMap<>();
     private final Map<String, Long> coverage = new TreeMap<>();
+    private Path metadataDisk;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -58,6 +63,7 @@ final class TestDifferentialPruning
     {
         TestingS3 s3 = closeAfterClass(TestingS3.start("differential"));
         Path work = s3.work();
+        metadataDisk = work.resolve("metadata-disk");
         SplittableRandom random = new SplittableRandom(SEED);
         System.out.println("[differential] seed %d: generating %d tables".formatted(SEED, TABLES + 1));
         try (S3Client client = s3.client()) {
@@ -82,6 +88,9 @@ final class TestDifferentialPruning
                 .withWorkers(2)
                 .withCatalog("lake_paged", Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB"))
                 .withCatalog("lake_small_splits", Map.of("split.max-size", "1MB"))
+                // a memory budget below one file's metadata over a small disk tier: footers and filters come from
+                // disk, are evicted from it, and are damaged on it between queries
+                .withCatalog("lake_disk", Map.of("metadata-cache.max-size", "16kB", "metadata-cache.disk.directory", metadataDisk.toString(), "metadata-cache.disk.max-size", "1MB"))
                 .build();
         // listings of many pages: a partitioned table is listed by key ranges cut at its folders, the others page by page
         runner.installPlugin(new MemoryPlugin());
@@ -143,12 +152,15 @@ final class TestDifferentialPruning
         List<Query> batch = new ArrayList<>();
         for (int query = 0; query < QUERIES; query++) {
             RandomTable table = tables.get(random.nextInt(tables.size()));
-            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : random.nextInt(3) == 0 ? "lake_paged" : "lake";
+            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake").get(random.nextInt(3));
             RandomQueries.RandomQuery generated = RandomQueries.next(table, random);
             shapes.merge(generated.shape(), 1, Integer::sum);
             batch.add(new Query(query, table, catalog, generated.sql()));
             if (batch.size() == BATCH || query == QUERIES - 1) {
                 compare(runner, pruningVariant(on, random), off, batch);
+                if (random.nextInt(4) == 0) {
+                    damageDiskEntries(random);
+                }
                 if (random.nextInt(8) == 0) {
                     // the no-match cache now holds facts from the first run: the answers must not change
                     compare(runner, on, null, batch);
@@ -177,6 +189,47 @@ final class TestDifferentialPruning
         }
         System.out.println("[differential] seconds by side: %s".formatted(nanosBySide.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue() / 1_000_000_000L).toList()));
         System.out.println("[differential] seed %d: %d queries (%d repeated with the no-match cache warm) over %d tables, each with pruning on, off and against the oracle: none differed".formatted(SEED, QUERIES, repeated, tables.size()));
+    }
+
+    /**
+     * Damages a few of {@code lake_disk}'s disk tier entries the way a disk or an operator might: a bit flipped, cut
+     * short, emptied, or another entry's bytes in its place. Each must read as a miss.
+     */
+    private void damageDiskEntries(SplittableRandom random)
+    {
+        List<Path> entries;
+        try (Stream<Path> files = Files.walk(metadataDisk)) {
+            entries = files.filter(Files::isRegularFile).filter(file -> !file.getFileName().toString().endsWith(".tmp")).sorted().toList();
+        }
+        catch (IOException | UncheckedIOException e) {
+            // nothing written yet, or an entry evicted while listed
+            return;
+        }
+        for (int i = 0; i < Math.min(5, entries.size()); i++) {
+            Path entry = entries.get(random.nextInt(entries.size()));
+            try {
+                byte[] bytes = Files.readAllBytes(entry);
+                bytes = switch (random.nextInt(4)) {
+                    case 0 -> flipOneBit(bytes, random);
+                    case 1 -> Arrays.copyOf(bytes, random.nextInt(Math.max(1, bytes.length)));
+                    case 2 -> new byte[0];
+                    default -> Files.readAllBytes(entries.get(random.nextInt(entries.size())));
+                };
+                Files.write(entry, bytes);
+                coverage.merge("diskEntriesDamaged", 1L, Long::sum);
+            }
+            catch (IOException e) {
+                // evicted meanwhile
+            }
+        }
+    }
+
+    private static byte[] flipOneBit(byte[] bytes, SplittableRandom random)
+    {
+        if (bytes.length > 0) {
+            bytes[random.nextInt(bytes.length)] ^= (byte) (1 << random.nextInt(8));
+        }
+        return bytes;
     }
 
     /**
@@ -277,7 +330,7 @@ final class TestDifferentialPruning
             nanosBySide.merge(side, System.nanoTime() - start, Long::sum);
             if (lake) {
                 QueryMetrics metrics = QueryMetrics.of(runner, result.queryId());
-                for (String name : List.of("RowGroupsPrunedByDictionary", "DictionariesUnusable", "RowGroupsPrunedByBloomFilter")) {
+                for (String name : List.of("RowGroupsPrunedByDictionary", "DictionariesUnusable", "RowGroupsPrunedByBloomFilter", "MetadataDiskHits")) {
                     String worker = Character.toLowerCase(name.charAt(0)) + name.substring(1);
                     coverage.merge(worker, metrics.get("planning" + name) + metrics.get(worker), Long::sum);
                 }

@@ -1,0 +1,378 @@
+package io.parquetbloom.metadata;
+
+import com.google.common.hash.Hashing;
+import com.google.inject.Inject;
+import io.airlift.log.Logger;
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import jakarta.annotation.PreDestroy;
+import org.weakref.jmx.Managed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+import static io.airlift.concurrent.Threads.daemonThreadsNamed;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * The local disk tier of the metadata cache: payloads by key in files of their own under
+ * {@code metadata-cache.disk.directory}, bounded by {@code metadata-cache.disk.max-size} and evicted least recently
+ * used first. What it serves is what was written: an entry holds its key and a CRC32C of everything, is written to a
+ * temporary file and then renamed into place (a reader sees a whole entry or none), and any entry that is short,
+ * damaged or holds another key is a miss, deleted and counted, never data. Entries survive a restart: the directory
+ * is indexed when the store starts. Off (every read a miss, every write dropped) when no directory is configured.
+ */
+public class MetadataDiskStore
+{
+    private static final Logger log = Logger.get(MetadataDiskStore.class);
+
+    private static final int MAGIC = 0x50424D44; // "PBMD"
+    private static final int VERSION = 1;
+    // magic, version, key length, payload length, then after key and payload the CRC32C
+    private static final int HEADER = 16;
+    private static final int TRAILER = 4;
+    // writes wait in memory for the disk at most this many bytes; beyond it they are dropped (and counted)
+    private static final long MAX_PENDING_BYTES = 64 << 20;
+    private static final String TEMPORARY_SUFFIX = ".tmp";
+
+    private record Entry(long size, long lastUsed) {}
+
+    private final Optional<Path> directory;
+    private final long maxSize;
+    private final Map<Path, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicLong size = new AtomicLong();
+    private final AtomicLong pendingBytes = new AtomicLong();
+    private final ExecutorService writer;
+
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong misses = new AtomicLong();
+    private final AtomicLong bytesRead = new AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong bytesWritten = new AtomicLong();
+    private final AtomicLong droppedWrites = new AtomicLong();
+    private final AtomicLong evictions = new AtomicLong();
+    private final AtomicLong corrupt = new AtomicLong();
+
+    @Inject
+    public MetadataDiskStore(MetadataConfig config)
+    {
+        this.directory = config.getMetadataCacheDiskDirectory().map(Path::of);
+        this.maxSize = config.getMetadataCacheDiskMaxSize().toBytes();
+        this.writer = Executors.newSingleThreadExecutor(daemonThreadsNamed("parquet-bloom-metadata-disk-%s"));
+        directory.ifPresent(root -> writer.execute(() -> index(root)));
+    }
+
+    public boolean enabled()
+    {
+        return directory.isPresent();
+    }
+
+    /**
+     * The payload stored under {@code key}, or empty when none is stored or the stored entry fails any check.
+     */
+    public Optional<byte[]> read(String key)
+    {
+        if (directory.isEmpty()) {
+            return Optional.empty();
+        }
+        Path path = pathOf(key);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(path);
+        }
+        catch (NoSuchFileException e) {
+            misses.incrementAndGet();
+            return Optional.empty();
+        }
+        catch (IOException | UncheckedIOException e) {
+            misses.incrementAndGet();
+            log.warn("Cannot read metadata disk cache entry %s: %s", path, e);
+            return Optional.empty();
+        }
+        Optional<byte[]> payload = verifiedPayload(bytes, key);
+        if (payload.isEmpty()) {
+            corrupt.incrementAndGet();
+            misses.incrementAndGet();
+            delete(path);
+            return Optional.empty();
+        }
+        hits.incrementAndGet();
+        bytesRead.addAndGet(bytes.length);
+        entries.computeIfPresent(path, (_, entry) -> new Entry(entry.size(), System.currentTimeMillis()));
+        return payload;
+    }
+
+    /**
+     * Stores {@code payload} under {@code key} in the background; dropped when the disk falls too far behind.
+     */
+    public void write(String key, byte[] payload)
+    {
+        if (directory.isEmpty()) {
+            return;
+        }
+        byte[] entry = encode(key, payload);
+        if (pendingBytes.addAndGet(entry.length) > MAX_PENDING_BYTES) {
+            pendingBytes.addAndGet(-entry.length);
+            droppedWrites.incrementAndGet();
+            return;
+        }
+        try {
+            writer.execute(() -> {
+                try {
+                    store(pathOf(key), entry);
+                }
+                finally {
+                    pendingBytes.addAndGet(-entry.length);
+                }
+            });
+        }
+        catch (RejectedExecutionException e) {
+            pendingBytes.addAndGet(-entry.length);
+            droppedWrites.incrementAndGet();
+        }
+    }
+
+    static byte[] encode(String key, byte[] payload)
+    {
+        byte[] keyBytes = key.getBytes(UTF_8);
+        Slice entry = Slices.allocate(HEADER + keyBytes.length + payload.length + TRAILER);
+        entry.setInt(0, MAGIC);
+        entry.setInt(4, VERSION);
+        entry.setInt(8, keyBytes.length);
+        entry.setInt(12, payload.length);
+        entry.setBytes(HEADER, keyBytes);
+        entry.setBytes(HEADER + keyBytes.length, payload);
+        entry.setInt(entry.length() - TRAILER, crc(entry.byteArray(), entry.length() - TRAILER));
+        return entry.byteArray();
+    }
+
+    /**
+     * The payload when the bytes are a whole entry of this version for exactly this key with a matching checksum.
+     */
+    static Optional<byte[]> verifiedPayload(byte[] bytes, String key)
+    {
+        if (bytes.length < HEADER + TRAILER) {
+            return Optional.empty();
+        }
+        Slice entry = Slices.wrappedBuffer(bytes);
+        int keyLength = entry.getInt(8);
+        int payloadLength = entry.getInt(12);
+        if (entry.getInt(0) != MAGIC || entry.getInt(4) != VERSION || keyLength < 0 || payloadLength < 0
+                || (long) HEADER + keyLength + payloadLength + TRAILER != bytes.length
+                || entry.getInt(bytes.length - TRAILER) != crc(bytes, bytes.length - TRAILER)
+                || !Arrays.equals(bytes, HEADER, HEADER + keyLength, key.getBytes(UTF_8), 0, key.getBytes(UTF_8).length)) {
+            return Optional.empty();
+        }
+        return Optional.of(Arrays.copyOfRange(bytes, HEADER + keyLength, HEADER + keyLength + payloadLength));
+    }
+
+    private static int crc(byte[] bytes, int length)
+    {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, length);
+        return (int) crc.getValue();
+    }
+
+    /**
+     * Entries live two levels down, by a SHA-256 of the key, so no directory grows past a few hundred entries per
+     * 100,000 in all.
+     */
+    Path pathOf(String key)
+    {
+        String name = Hashing.sha256().hashString(key, UTF_8).toString();
+        return directory.orElseThrow().resolve(name.substring(0, 2)).resolve(name.substring(2, 4)).resolve(name);
+    }
+
+    private void store(Path path, byte[] entry)
+    {
+        Path temporary = path.resolveSibling(path.getFileName() + "." + Thread.currentThread().threadId() + TEMPORARY_SUFFIX);
+        try {
+            Files.createDirectories(path.getParent());
+            Files.write(temporary, entry);
+            try {
+                Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        catch (IOException e) {
+            log.warn("Cannot write metadata disk cache entry %s: %s", path, e);
+            delete(temporary);
+            return;
+        }
+        Entry previous = entries.put(path, new Entry(entry.length, System.currentTimeMillis()));
+        size.addAndGet(entry.length - (previous == null ? 0 : previous.size()));
+        writes.incrementAndGet();
+        bytesWritten.addAndGet(entry.length);
+        evictOverMaxSize();
+    }
+
+    /**
+     * Least recently used first, down to 90% of the limit, so that eviction runs now and then rather than on every
+     * write.
+     */
+    private void evictOverMaxSize()
+    {
+        if (size.get() <= maxSize) {
+            return;
+        }
+        List<Map.Entry<Path, Entry>> oldestFirst = entries.entrySet().stream()
+                .sorted(Comparator.comparingLong(entry -> entry.getValue().lastUsed()))
+                .toList();
+        for (Map.Entry<Path, Entry> entry : oldestFirst) {
+            if (size.get() <= maxSize * 9 / 10) {
+                return;
+            }
+            delete(entry.getKey());
+            evictions.incrementAndGet();
+        }
+    }
+
+    private void delete(Path path)
+    {
+        Entry removed = entries.remove(path);
+        if (removed != null) {
+            size.addAndGet(-removed.size());
+        }
+        try {
+            Files.deleteIfExists(path);
+        }
+        catch (IOException e) {
+            log.warn("Cannot delete metadata disk cache entry %s: %s", path, e);
+        }
+    }
+
+    /**
+     * Learns what an earlier server left: sizes and ages of its entries, so the limit holds across restarts;
+     * temporary files of writes a stop cut short are removed.
+     */
+    private void index(Path root)
+    {
+        try {
+            Files.createDirectories(root);
+            try (Stream<Path> files = Files.walk(root, 3)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    if (file.getFileName().toString().endsWith(TEMPORARY_SUFFIX)) {
+                        Files.deleteIfExists(file);
+                        continue;
+                    }
+                    Entry entry = new Entry(Files.size(file), Files.getLastModifiedTime(file).toMillis());
+                    if (entries.putIfAbsent(file, entry) == null) {
+                        size.addAndGet(entry.size());
+                    }
+                }
+            }
+            evictOverMaxSize();
+        }
+        catch (IOException | UncheckedIOException e) {
+            log.warn("Cannot index the metadata disk cache directory %s: %s", root, e);
+        }
+    }
+
+    /**
+     * Waits for the writes queued so far (tests, and a server that stops).
+     */
+    public void flush()
+    {
+        try {
+            writer.submit(() -> {}).get(1, TimeUnit.MINUTES);
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("metadata disk cache writes did not finish", e);
+        }
+    }
+
+    @PreDestroy
+    public void shutdown()
+    {
+        writer.shutdown();
+    }
+
+    @Managed
+    public long getDiskHits()
+    {
+        return hits.get();
+    }
+
+    @Managed
+    public long getDiskMisses()
+    {
+        return misses.get();
+    }
+
+    @Managed
+    public long getDiskBytesRead()
+    {
+        return bytesRead.get();
+    }
+
+    @Managed
+    public long getDiskWrites()
+    {
+        return writes.get();
+    }
+
+    @Managed
+    public long getDiskBytesWritten()
+    {
+        return bytesWritten.get();
+    }
+
+    @Managed
+    public long getDiskDroppedWrites()
+    {
+        return droppedWrites.get();
+    }
+
+    @Managed
+    public long getDiskEvictions()
+    {
+        return evictions.get();
+    }
+
+    /**
+     * Entries found short, damaged or holding another key: ignored, deleted, never served.
+     */
+    @Managed
+    public long getDiskCorruptEntries()
+    {
+        return corrupt.get();
+    }
+
+    @Managed
+    public long getDiskSize()
+    {
+        return size.get();
+    }
+
+    @Managed
+    public long getDiskMaxSize()
+    {
+        return maxSize;
+    }
+
+    @Managed
+    public long getDiskEntries()
+    {
+        return entries.size();
+    }
+}

@@ -1,0 +1,166 @@
+package io.parquetbloom.metadata;
+
+import io.airlift.units.DataSize;
+import io.parquetbloom.sbbf.SplitBlockBloomFilter;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterBuilder;
+import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The disk tier serves exactly what was written for a key, across restarts, within its size; anything else on disk
+ * (damaged, short, another key's entry, a write cut short) is a miss that is counted, never data.
+ */
+final class TestMetadataDiskStore
+{
+    @TempDir
+    Path directory;
+
+    @Test
+    void servesWhatWasWrittenAcrossARestart()
+    {
+        MetadataDiskStore store = store(DataSize.of(10, DataSize.Unit.MEGABYTE));
+        store.write("a", bytes(1_000, 1));
+        store.write("b", bytes(2_000, 2));
+        store.flush();
+        assertThat(store.read("a")).hasValueSatisfying(payload -> assertThat(payload).isEqualTo(bytes(1_000, 1)));
+        assertThat(store.read("c")).isEmpty();
+        assertThat(store.getDiskHits()).isEqualTo(1);
+        assertThat(store.getDiskMisses()).isEqualTo(1);
+        store.shutdown();
+
+        MetadataDiskStore restarted = store(DataSize.of(10, DataSize.Unit.MEGABYTE));
+        restarted.flush();
+        assertThat(restarted.getDiskEntries()).isEqualTo(2);
+        assertThat(restarted.getDiskSize()).isGreaterThan(3_000);
+        assertThat(restarted.read("b")).hasValueSatisfying(payload -> assertThat(payload).isEqualTo(bytes(2_000, 2)));
+        assertThat(restarted.getDiskCorruptEntries()).isZero();
+    }
+
+    @Test
+    void damagedShortOrForeignEntriesAreMisses()
+            throws IOException
+    {
+        MetadataDiskStore store = store(DataSize.of(10, DataSize.Unit.MEGABYTE));
+        for (String key : List.of("flipped", "short", "empty", "foreign", "other")) {
+            store.write(key, bytes(4_096, key.length()));
+        }
+        store.flush();
+        Path flipped = store.pathOf("flipped");
+        byte[] content = Files.readAllBytes(flipped);
+        content[content.length / 2] ^= 0x10;
+        Files.write(flipped, content);
+        Path shortEntry = store.pathOf("short");
+        Files.write(shortEntry, Files.readAllBytes(shortEntry).length > 100 ? Arrays.copyOf(Files.readAllBytes(shortEntry), 100) : new byte[0]);
+        Files.write(store.pathOf("empty"), new byte[0]);
+        // another key's whole, valid entry where this key's belongs
+        Files.copy(store.pathOf("other"), store.pathOf("foreign"), StandardCopyOption.REPLACE_EXISTING);
+
+        for (String key : List.of("flipped", "short", "empty", "foreign")) {
+            assertThat(store.read(key)).as(key).isEmpty();
+            assertThat(store.pathOf(key)).as("a bad entry is deleted").doesNotExist();
+        }
+        assertThat(store.getDiskCorruptEntries()).isEqualTo(4);
+        assertThat(store.read("other")).isPresent();
+    }
+
+    @Test
+    void evictsLeastRecentlyUsedBeyondItsSize()
+            throws InterruptedException
+    {
+        MetadataDiskStore store = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
+        store.write("first", bytes(32_768, 0));
+        store.flush();
+        Thread.sleep(5);
+        for (int i = 0; i < 50; i++) {
+            // the first entry stays in use
+            assertThat(store.read("first")).isPresent();
+            store.write("entry-" + i, bytes(32_768, i));
+            store.flush();
+            Thread.sleep(1);
+        }
+        assertThat(store.getDiskSize()).isLessThanOrEqualTo(1 << 20);
+        assertThat(store.getDiskEvictions()).isPositive();
+        assertThat(store.read("first")).isPresent();
+        assertThat(store.read("entry-0")).isEmpty();
+        assertThat(store.read("entry-49")).isPresent();
+    }
+
+    @Test
+    void startRemovesWritesCutShort()
+            throws IOException
+    {
+        Path leftover = directory.resolve("ab").resolve("cd").resolve("abcd.1.tmp");
+        Files.createDirectories(leftover.getParent());
+        Files.write(leftover, bytes(100, 1));
+        MetadataDiskStore store = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
+        store.flush();
+        assertThat(leftover).doesNotExist();
+        assertThat(store.getDiskEntries()).isZero();
+    }
+
+    @Test
+    void offWithoutADirectory()
+    {
+        MetadataDiskStore store = new MetadataDiskStore(new MetadataConfig());
+        assertThat(store.enabled()).isFalse();
+        store.write("a", bytes(10, 1));
+        store.flush();
+        assertThat(store.read("a")).isEmpty();
+        assertThat(store.getDiskWrites()).isZero();
+    }
+
+    @Test
+    void keepsFiltersAsFoldedAndTheFactOfNone()
+    {
+        MetadataDiskStore store = store(DataSize.of(10, DataSize.Unit.MEGABYTE));
+        MetadataDiskTier tier = new MetadataDiskTier(store);
+        FileKey file = new FileKey("s3://lake/t/a.parquet", 1234, "\"etag\"");
+        SplitBlockBloomFilterBuilder builder = new SplitBlockBloomFilterBuilder(4096);
+        for (long hash = 0; hash < 100; hash++) {
+            builder.insert(hash * 0x9E3779B97F4A7C15L);
+        }
+        SplitBlockBloomFilter filter = builder.build();
+        BloomFilterKey withFilter = new BloomFilterKey(0, List.of("device_id"));
+        BloomFilterKey without = new BloomFilterKey(1, List.of("device_id"));
+        tier.keepFilter(file, withFilter, new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, 4200)));
+        tier.keepFilter(file, without, new BloomFilterCache.Cached.NoFilter());
+        tier.keepFilter(file, new BloomFilterKey(2, List.of("device_id")), new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Unusable("bad header")));
+        store.flush();
+
+        MetadataCacheStats stats = new MetadataCacheStats();
+        assertThat(tier.filter(file, withFilter, stats)).contains(new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, 4200)));
+        assertThat(tier.filter(file, without, stats)).contains(new BloomFilterCache.Cached.NoFilter());
+        // what a reader could not use is read again, never remembered
+        assertThat(tier.filter(file, new BloomFilterKey(2, List.of("device_id")), stats)).isEmpty();
+        // another version of the object: nothing
+        assertThat(tier.filter(new FileKey("s3://lake/t/a.parquet", 1234, "\"other\""), withFilter, stats)).isEmpty();
+        assertThat(stats.diskHits()).isEqualTo(2);
+        assertThat(stats.diskBytesRead()).isEqualTo(4096 + 1);
+    }
+
+    private MetadataDiskStore store(DataSize maxSize)
+    {
+        return new MetadataDiskStore(new MetadataConfig()
+                .setMetadataCacheDiskDirectory(directory.toString())
+                .setMetadataCacheDiskMaxSize(maxSize));
+    }
+
+    private static byte[] bytes(int length, int seed)
+    {
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (i * 31 + seed);
+        }
+        return bytes;
+    }
+}
