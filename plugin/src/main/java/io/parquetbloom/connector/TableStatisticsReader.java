@@ -119,7 +119,8 @@ public final class TableStatisticsReader
         List<Callable<Optional<ParquetFileMetadata>>> reads = sample.stream()
                 .<Callable<Optional<ParquetFileMetadata>>>map(file -> () -> {
                     try {
-                        return Optional.of(metadataReader.footer(file.object(), table.name(), stats));
+                        // a lookup prunes these files next, by columns not known here: keep the filters their tails brought
+                        return Optional.of(metadataReader.footerWithFilters(file.object(), table.name(), stats));
                     }
                     catch (RuntimeException e) {
                         // a file the query will report, or read whole; it adds nothing here

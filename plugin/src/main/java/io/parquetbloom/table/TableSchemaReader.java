@@ -44,7 +44,9 @@ public class TableSchemaReader
         if (table.files().isEmpty()) {
             throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Table %s has no Parquet files under %s".formatted(table.name(), table.location()));
         }
-        ParquetFileMetadata file = metadataReader.footer(table.files().getFirst().object(), table.name(), new ReadStats(stats, new MetadataCacheStats()));
+        // the first lookup prunes this file next, by a column not known yet: keep the filters its tail brought, or
+        // that lookup would fetch them again
+        ParquetFileMetadata file = metadataReader.footerWithFilters(table.files().getFirst().object(), table.name(), new ReadStats(stats, new MetadataCacheStats()));
         return dataColumns(file, table);
     }
 
