@@ -79,7 +79,7 @@ final class FileSplitPlanner
             recordPruned(1);
             return ImmutableList.of();
         }
-        ParquetFileMetadata file = metadataReader.footerForPruning(planned.file().object(), plan.table(), plan.readWholeFileUpTo(), pruningReads);
+        ParquetFileMetadata file = metadataReader.footerForPruning(planned.file().object(), plan.table(), plan.readWholeFileUpTo(), plan.filterColumns(), pruningReads);
         RowGroupSelection selection = pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, pruningReads);
         pruningStats.add(selection.stats());
         totals.add(selection.stats());

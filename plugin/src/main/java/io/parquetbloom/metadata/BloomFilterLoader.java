@@ -29,8 +29,10 @@ import static java.util.Objects.requireNonNull;
  */
 public final class BloomFilterLoader
 {
-    // filters closer than this are fetched in one GET: a wasted gap costs less than a round trip
-    private static final long MAX_MERGE_GAP = 1 << 20;
+    // filters closer than this are fetched in one GET: page indexes or a header between two filters cost less than a
+    // round trip, while another column's filter in between (writers interleave them by row group) is not read for
+    // nothing: a lookup then reads the bytes of its own columns' filters, as Trino's Hive connector does
+    private static final long MAX_MERGE_GAP = 16 << 10;
     private static final long MAX_EXTENT = SplitBlockBloomFilter.MAX_BYTES + 64L;
 
     private BloomFilterLoader() {}

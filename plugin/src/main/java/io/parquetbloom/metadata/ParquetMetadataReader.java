@@ -60,7 +60,7 @@ public class ParquetMetadataReader
      */
     public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
     {
-        return retained(object, read(object, table, 0, false, stats));
+        return retained(object, read(object, table, 0, Optional.of(Set.of()), false, stats));
     }
 
     /**
@@ -69,7 +69,7 @@ public class ParquetMetadataReader
      */
     public ParquetFileMetadata footerWithFilters(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
     {
-        return retained(object, read(object, table, 0, true, stats));
+        return retained(object, read(object, table, 0, Optional.empty(), true, stats));
     }
 
     private static ParquetFileMetadata retained(S3ObjectInfo object, ParquetFileMetadata file)
@@ -84,18 +84,24 @@ public class ParquetMetadataReader
      *
      * @param readWhole a file of at most this many bytes is read whole (0: never), as trino-parquet reads small files:
      * one GET brings the dictionaries too
+     * @param columns the constrained top-level columns (lower case), whose filters pruning asks for next
      */
-    public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, ReadStats stats)
+    public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> columns, ReadStats stats)
     {
         // pruning asks for the constrained columns' filters next (filters()), taking them from this tail:
         // only those are cached, so the budget holds what lookups probe, not every column's filter
-        return read(object, table, readWhole, false, stats);
+        return read(object, table, readWhole, Optional.of(columns), false, stats);
     }
 
-    private ParquetFileMetadata read(S3ObjectInfo object, SchemaTableName table, long readWhole, boolean keepAllFilters, ReadStats stats)
+    /**
+     * @param columns whose filters the caller wants: the tail brings the others' filters too only where these are
+     * most of them ({@link TailSizes}); empty: all columns'
+     */
+    private ParquetFileMetadata read(S3ObjectInfo object, SchemaTableName table, long readWhole, Optional<Set<String>> columns, boolean keepAllFilters, ReadStats stats)
     {
         FileKey key = FileKey.of(object);
-        int tailSize = object.size() <= readWhole ? (int) Math.max(object.size(), tailSizes.tailSize(table)) : tailSizes.tailSize(table);
+        int learnedTail = tailSizes.tailSize(table, columns);
+        int tailSize = object.size() <= readWhole ? (int) Math.max(object.size(), learnedTail) : learnedTail;
         if (!key.cacheable()) {
             // no version to key it by: read it for this query only
             stats.cache().footer(false);

@@ -1,14 +1,22 @@
 package io.parquetbloom.metadata;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.parquet.format.FileMetaData;
 
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Learns, per table, how many bytes footer plus filters take at the end of its files, so that one tail GET fetches
- * both when writers put the filters just before the footer (parquet-java and Trino do).
+ * Learns, per table, how many bytes the footer and the filters take at the end of its files, so that one tail GET
+ * fetches both when writers put the filters just before the footer (parquet-java and Trino do), and how those
+ * filter bytes split among columns: when a lookup's columns own at most half of them, the tail is cut to the footer
+ * and the lookup's filters are fetched on their own, so that a table with filters on many columns costs a lookup
+ * the bytes of its own columns' filters, not of all of them.
  */
 final class TailSizes
 {
@@ -18,34 +26,74 @@ final class TailSizes
     // its filters too and teaches the table's tail size; typically the schema read, one file
     private static final int FIRST_TAIL = 1 << 20;
 
+    /**
+     * @param withFilters bytes from the first filter to the end, with a margin
+     * @param footerOnly bytes of footer, length and magic, with a margin
+     * @param filterBytes filter bytes by top-level column (lower case) and in all
+     */
+    private record Learned(int withFilters, int footerOnly, Map<String, Long> filterBytes, long allFilterBytes)
+    {
+        Learned merge(Learned other)
+        {
+            // the larger tails keep files that differ a little (string lengths, statistics) from a second GET
+            return new Learned(Math.max(withFilters, other.withFilters), Math.max(footerOnly, other.footerOnly), filterBytes, allFilterBytes);
+        }
+    }
+
     private final int minimum;
-    private final Map<SchemaTableName, Integer> learned = new ConcurrentHashMap<>();
+    private final Map<SchemaTableName, Learned> learned = new ConcurrentHashMap<>();
 
     TailSizes(int minimum)
     {
         this.minimum = minimum;
     }
 
-    int tailSize(SchemaTableName table)
+    /**
+     * @param columns top-level columns whose filters the read is for; empty: every column's
+     */
+    int tailSize(SchemaTableName table, Optional<Set<String>> columns)
     {
-        return Math.max(minimum, learned.getOrDefault(table, FIRST_TAIL));
+        Learned tail = learned.get(table);
+        if (tail == null) {
+            return Math.max(minimum, FIRST_TAIL);
+        }
+        if (columns.isPresent() && tail.allFilterBytes() > 0) {
+            long wanted = columns.get().stream().mapToLong(column -> tail.filterBytes().getOrDefault(column.toLowerCase(Locale.ROOT), 0L)).sum();
+            if (wanted * 2 <= tail.allFilterBytes()) {
+                return Math.max(minimum, tail.footerOnly());
+            }
+        }
+        return Math.max(minimum, tail.withFilters());
     }
 
     void learn(SchemaTableName table, ParquetFileMetadata file)
     {
         FileMetaData footer = file.metadata().getParquetMetadata();
         long firstFilter = Long.MAX_VALUE;
+        long footerNeeded = file.object().size() - file.footerStart();
+        Map<String, Long> filterBytes = new HashMap<>();
+        long allFilterBytes = 0;
         for (FooterChunks.FooterChunk chunk : FooterChunks.chunks(footer)) {
             if (chunk.metadata().isSetBloom_filter_offset() && chunk.metadata().getBloom_filter_offset() >= 4) {
                 firstFilter = Math.min(firstFilter, chunk.metadata().getBloom_filter_offset());
+                // without a declared length a filter counts as one block: its column then looks cheap, which only
+                // makes the tail hold all filters less often
+                long length = chunk.metadata().isSetBloom_filter_length() ? Math.max(0, chunk.metadata().getBloom_filter_length()) : 32;
+                filterBytes.merge(chunk.key().path().getFirst(), length, Long::sum);
+                allFilterBytes += length;
             }
         }
-        long needed = firstFilter == Long.MAX_VALUE ? file.object().size() - file.footerStart() : file.object().size() - firstFilter;
-        // files of one table differ a little (string lengths, statistics): an eighth more than this file needed
-        // spares the next files a second GET for the filters that would otherwise miss the tail by a few bytes
-        long withMargin = needed + needed / 8;
-        if (needed > 0 && withMargin <= MAX_LEARNED_TAIL) {
-            learned.merge(table, (int) withMargin, Math::max);
+        long withFilters = firstFilter == Long.MAX_VALUE ? footerNeeded : file.object().size() - firstFilter;
+        if (withFilters <= 0 || margin(withFilters) > MAX_LEARNED_TAIL) {
+            return;
         }
+        learned.merge(table, new Learned((int) margin(withFilters), (int) margin(footerNeeded), ImmutableMap.copyOf(filterBytes), allFilterBytes), Learned::merge);
+    }
+
+    // files of one table differ a little (string lengths, statistics): an eighth more than this file needed spares
+    // the next files a second GET for the bytes that would otherwise miss the tail by a few
+    private static long margin(long needed)
+    {
+        return needed + needed / 8;
     }
 }

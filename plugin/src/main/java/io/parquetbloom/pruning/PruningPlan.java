@@ -1,5 +1,6 @@
 package io.parquetbloom.pruning;
 
+import com.google.common.collect.ImmutableSet;
 import com.google.common.collect.Sets;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionColumn;
@@ -12,11 +13,13 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -144,6 +147,17 @@ public record PruningPlan(
     public boolean prunesFiles()
     {
         return !none && (options.statistics() || options.hashesValues()) && !columnDomains.isEmpty();
+    }
+
+    /**
+     * The top-level columns, in lower case, whose bloom filters pruning probes: none when bloom filters are off.
+     */
+    public Set<String> filterColumns()
+    {
+        if (none || !options.bloomFilters()) {
+            return ImmutableSet.of();
+        }
+        return columnDomains.keySet().stream().map(column -> column.name().toLowerCase(Locale.ROOT)).collect(toImmutableSet());
     }
 
     /**

@@ -142,6 +142,28 @@ final class TestParquetBloomFileOperations
     }
 
     @Test
+    void lookupReadsOnlyItsOwnColumnsFilters()
+    {
+        // tails no larger than what the table's footers need: the filters of 15 columns lie before each footer, and a
+        // device_id lookup reads device_id's only, one ranged GET per row group (the other columns' filters lie
+        // between them), never the whole region
+        // (and no small file read whole for its dictionaries)
+        String catalog = coldCatalog(Map.of("footer.read-size", "8B", "dictionary-pruning.small-file-threshold", "0B"));
+        assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        // the first footer is read for the schema with a generous tail, its filters included
+                        .add(tail(EU_0))
+                        .add(tail(EU_1), tail(US_2), tail(US_3))
+                        .addAll(Collections.nCopies(ROW_GROUPS, filters(EU_1)))
+                        .addAll(Collections.nCopies(ROW_GROUPS, filters(US_2)))
+                        .addAll(Collections.nCopies(ROW_GROUPS, filters(US_3)))
+                        .build());
+        // warm: the cache holds the footers and the device_id filters
+        assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT_TOO), TABLE_LOOKUP);
+    }
+
+    @Test
     void filterHealthTablesReadFootersAndFiltersOnly()
     {
         String catalog = coldCatalog();
@@ -375,6 +397,11 @@ final class TestParquetBloomFileOperations
     private static FileOperation serialsChunks(int file, String columns)
     {
         return new FileOperation(COLUMN_CHUNKS, "telemetry/serials/part-%05d.parquet %s".formatted(file, columns));
+    }
+
+    private static FileOperation filters(String file)
+    {
+        return new FileOperation(FILTERS, "telemetry/events/" + file);
     }
 
     private static FileOperation tail(String file)
