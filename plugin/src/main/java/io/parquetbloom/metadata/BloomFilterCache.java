@@ -4,6 +4,9 @@ import com.google.inject.Inject;
 import io.parquetbloom.sbbf.SplitBlockBloomFilter;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -12,6 +15,10 @@ import static java.util.Objects.requireNonNull;
  * Bloom filters of column chunks by object version, including the fact that a chunk has none. Filters are kept
  * folded to {@value #MIN_CACHED_BITS_PER_VALUE} bits per value of their chunk or more: Trino's writer never makes them
  * smaller than 32 KiB and parquet-java 1 MiB without an NDV, and 10,000 such files would not fit otherwise.
+ * <p>
+ * One entry holds a column's filters of one file, all row groups together: a lookup needs all of them or none, and
+ * one missing row group costs a GET as much as eight do. Evicting whole columns of whole files keeps the files that
+ * stay in memory whole when a table's filters outgrow the budget.
  */
 public class BloomFilterCache
 {
@@ -39,20 +46,42 @@ public class BloomFilterCache
 
     public record Key(FileKey file, BloomFilterKey filter) {}
 
-    private final ParquetMetadataCache.Region<Key, Cached> filters;
+    private record ColumnKey(FileKey file, List<String> path) {}
+
+    /**
+     * A column's filters of one file, by row group.
+     */
+    private record ColumnFilters(Map<Integer, Cached> byRowGroup)
+    {
+        ColumnFilters plus(ColumnFilters other)
+        {
+            Map<Integer, Cached> combined = new HashMap<>(byRowGroup);
+            other.byRowGroup().forEach(combined::putIfAbsent);
+            return new ColumnFilters(Map.copyOf(combined));
+        }
+
+        long weight()
+        {
+            long weight = 64;
+            for (Cached cached : byRowGroup.values()) {
+                weight += cached instanceof Cached.Filter(SplitBlockBloomFilterReader.Result.Usable usable) ? usable.filter().getRetainedSizeInBytes() + 64 : 256;
+            }
+            return weight;
+        }
+    }
+
+    private final ParquetMetadataCache.Region<ColumnKey, ColumnFilters> filters;
 
     @Inject
     public BloomFilterCache(ParquetMetadataCache budget)
     {
-        this.filters = budget.region(KIND, Cached.class, Key::file, (key, cached) -> switch (cached) {
-            case Cached.Filter(SplitBlockBloomFilterReader.Result.Usable usable) -> usable.filter().getRetainedSizeInBytes() + 64 + 2L * key.file().location().length();
-            default -> 256 + 2L * key.file().location().length();
-        });
+        this.filters = budget.region(KIND, ColumnFilters.class, ColumnKey::file, (key, columnFilters) -> columnFilters.weight() + 2L * key.file().location().length());
     }
 
     public Optional<Cached> getIfPresent(Key key)
     {
-        return filters.getIfPresent(key);
+        return filters.getIfPresent(new ColumnKey(key.file(), key.filter().path()))
+                .flatMap(columnFilters -> Optional.ofNullable(columnFilters.byRowGroup().get(key.filter().rowGroup())));
     }
 
     /**
@@ -62,7 +91,7 @@ public class BloomFilterCache
     public Cached put(Key key, Cached cached, long chunkValues)
     {
         Cached compacted = compact(cached, chunkValues);
-        filters.putIfAbsent(key, compacted);
+        filters.merge(new ColumnKey(key.file(), key.filter().path()), new ColumnFilters(Map.of(key.filter().rowGroup(), compacted)), ColumnFilters::plus);
         return compacted;
     }
 

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -148,6 +149,14 @@ public class ParquetMetadataCache
         public V get(K key, Supplier<V> loader)
         {
             return valueType.cast(load(new Key(this, key), loader));
+        }
+
+        /**
+         * Keeps {@code value} combined with the value already kept, if any, in one atomic step.
+         */
+        public void merge(K key, V value, BinaryOperator<V> combine)
+        {
+            cache.asMap().merge(new Key(this, key), value, (kept, added) -> combine.apply(valueType.cast(kept), valueType.cast(added)));
         }
 
         public void invalidate(K key)
