@@ -70,12 +70,23 @@ public class BloomFilterCache
         }
     }
 
+    private final ParquetMetadataCache budget;
     private final ParquetMetadataCache.Region<ColumnKey, ColumnFilters> filters;
 
     @Inject
     public BloomFilterCache(ParquetMetadataCache budget)
     {
+        this.budget = requireNonNull(budget, "budget is null");
         this.filters = budget.region(KIND, ColumnFilters.class, ColumnKey::file, (key, columnFilters) -> columnFilters.weight() + 2L * key.file().location().length());
+    }
+
+    /**
+     * Whether filters read now would only displace others (less room than one large filter, 1 MiB, is left): then
+     * the disk tier's are better probed where they lie.
+     */
+    public boolean budgetNearlyFull()
+    {
+        return !budget.hasRoomFor(1 << 20);
     }
 
     public Optional<Cached> getIfPresent(Key key)

@@ -10,11 +10,14 @@ import org.weakref.jmx.Managed;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -50,7 +53,7 @@ public class MetadataDiskStore
     private static final int HEADER = 16;
     private static final int TRAILER = 4;
     // writes wait in memory for the disk at most this many bytes; beyond it they are dropped (and counted)
-    private static final long MAX_PENDING_BYTES = 64 << 20;
+    private static final long MAX_PENDING_BYTES = 16 << 20;
     private static final String TEMPORARY_SUFFIX = ".tmp";
 
     private record Entry(long size, long lastUsed) {}
@@ -118,6 +121,136 @@ public class MetadataDiskStore
         bytesRead.addAndGet(bytes.length);
         entries.computeIfPresent(path, (_, entry) -> new Entry(entry.size(), System.currentTimeMillis()));
         return payload;
+    }
+
+    /**
+     * Opens the entry stored under {@code key} for reads of parts of its payload: its header, key and length are
+     * checked now, its checksum is not (a part cannot be checked against the whole), so what the caller reads must
+     * carry checksums of its own. Empty when no such entry is there or its header does not match.
+     */
+    public Optional<PayloadReader> openPayload(String key)
+    {
+        if (directory.isEmpty()) {
+            return Optional.empty();
+        }
+        Path path = pathOf(key);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.READ);
+        }
+        catch (NoSuchFileException e) {
+            misses.incrementAndGet();
+            return Optional.empty();
+        }
+        catch (IOException e) {
+            misses.incrementAndGet();
+            return Optional.empty();
+        }
+        try {
+            byte[] keyBytes = key.getBytes(UTF_8);
+            ByteBuffer header = ByteBuffer.allocate(HEADER + keyBytes.length);
+            readFully(channel, header, 0);
+            Slice headerSlice = Slices.wrappedBuffer(header.array());
+            long payloadLength = headerSlice.getInt(12);
+            if (headerSlice.getInt(0) != MAGIC || headerSlice.getInt(4) != VERSION || headerSlice.getInt(8) != keyBytes.length
+                    || payloadLength < 0 || channel.size() != HEADER + keyBytes.length + payloadLength + TRAILER
+                    || !Arrays.equals(header.array(), HEADER, HEADER + keyBytes.length, keyBytes, 0, keyBytes.length)) {
+                channel.close();
+                discard(path);
+                return Optional.empty();
+            }
+            hits.incrementAndGet();
+            entries.computeIfPresent(path, (_, entry) -> new Entry(entry.size(), System.currentTimeMillis()));
+            return Optional.of(new PayloadReader(path, channel, HEADER + keyBytes.length, payloadLength));
+        }
+        catch (IOException e) {
+            closeQuietly(channel);
+            discard(path);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Reads parts of one entry's payload; see {@link #openPayload}.
+     */
+    public final class PayloadReader
+            implements AutoCloseable
+    {
+        private final Path path;
+        private final FileChannel channel;
+        private final long payloadStart;
+        private final long payloadLength;
+
+        private PayloadReader(Path path, FileChannel channel, long payloadStart, long payloadLength)
+        {
+            this.path = path;
+            this.channel = channel;
+            this.payloadStart = payloadStart;
+            this.payloadLength = payloadLength;
+        }
+
+        /**
+         * The payload's bytes {@code [offset, offset + length)}, or empty when the entry is shorter now.
+         */
+        public Optional<byte[]> read(long offset, int length)
+        {
+            if (offset < 0 || length < 0 || offset + length > payloadLength) {
+                return Optional.empty();
+            }
+            ByteBuffer buffer = ByteBuffer.allocate(length);
+            try {
+                if (!readFully(channel, buffer, payloadStart + offset)) {
+                    return Optional.empty();
+                }
+            }
+            catch (IOException e) {
+                return Optional.empty();
+            }
+            bytesRead.addAndGet(length);
+            return Optional.of(buffer.array());
+        }
+
+        /**
+         * The entry failed a check of the caller's: it is deleted and counted, and read from S3 again.
+         */
+        public void discard()
+        {
+            MetadataDiskStore.this.discard(path);
+        }
+
+        @Override
+        public void close()
+        {
+            closeQuietly(channel);
+        }
+    }
+
+    private static boolean readFully(FileChannel channel, ByteBuffer buffer, long position)
+            throws IOException
+    {
+        while (buffer.hasRemaining()) {
+            int read = channel.read(buffer, position + buffer.position());
+            if (read < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void closeQuietly(FileChannel channel)
+    {
+        try {
+            channel.close();
+        }
+        catch (IOException e) {
+            // nothing was written through it
+        }
+    }
+
+    private void discard(Path path)
+    {
+        corrupt.incrementAndGet();
+        delete(path);
     }
 
     /**

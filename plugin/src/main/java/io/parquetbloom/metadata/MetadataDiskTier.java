@@ -8,7 +8,12 @@ import io.parquetbloom.sbbf.SplitBlockBloomFilter;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.spi.TrinoException;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,11 +23,36 @@ import static java.util.Objects.requireNonNull;
  * metadata both find them on local disk instead of in S3. A footer is stored as the file's own bytes (parsed again
  * when read); a filter as the folded bitset the memory cache keeps, or the fact that the chunk has none. Filters a
  * reader could not use are not stored: reading them again costs a GET, never a wrong answer.
+ * <p>
+ * A filter is probed where it lies ({@link #probe}): only the 4 KiB pages holding the probed blocks are read, each
+ * checked against its own CRC32C, so a lookup over filters many times the heap reads a few KB per filter from disk,
+ * not the filter. Layout of a filter's payload: type, total length, blocks, pages, a CRC32C per page, a CRC32C of
+ * all that, then the bitset.
  */
 public class MetadataDiskTier
 {
     private static final byte NO_FILTER = 0;
     private static final byte FILTER = 1;
+    private static final int PAGE = 4096;
+    private static final int BLOCKS_PER_PAGE = PAGE / SplitBlockBloomFilter.BYTES_PER_BLOCK;
+    // type, total length, blocks, pages
+    private static final int FIXED_HEADER = 13;
+
+    /**
+     * What a filter on disk says of a chunk for a set of hashes.
+     */
+    public enum Verdict
+    {
+        /**
+         * No hash can be in the chunk.
+         */
+        ABSENT,
+        MIGHT_CONTAIN,
+        /**
+         * The writer made no filter for the chunk.
+         */
+        NO_FILTER,
+    }
 
     private final MetadataDiskStore store;
 
@@ -30,6 +60,11 @@ public class MetadataDiskTier
     public MetadataDiskTier(MetadataDiskStore store)
     {
         this.store = requireNonNull(store, "store is null");
+    }
+
+    public boolean enabled()
+    {
+        return store.enabled();
     }
 
     public Optional<ParquetFileMetadata> footer(S3ObjectInfo object, MetadataCacheStats stats)
@@ -86,30 +121,156 @@ public class MetadataDiskTier
         }
     }
 
+    /**
+     * Probes the chunk's filter on disk for {@code hashes}, reading only the pages of the blocks they fall in. Empty
+     * when the disk has no such filter, or any part read fails its check (the entry is then dropped, and the filter
+     * read again from S3 by the caller).
+     */
+    public Optional<Verdict> probe(FileKey file, BloomFilterKey key, long[] hashes, MetadataCacheStats stats)
+    {
+        if (!store.enabled() || !file.cacheable() || hashes.length == 0) {
+            return Optional.empty();
+        }
+        Optional<MetadataDiskStore.PayloadReader> opened = store.openPayload(filterKey(file, key));
+        if (opened.isEmpty()) {
+            return Optional.empty();
+        }
+        try (MetadataDiskStore.PayloadReader reader = opened.get()) {
+            Optional<Verdict> verdict = probe(reader, hashes, stats);
+            if (verdict.isEmpty()) {
+                reader.discard();
+            }
+            return verdict;
+        }
+    }
+
+    private static Optional<Verdict> probe(MetadataDiskStore.PayloadReader reader, long[] hashes, MetadataCacheStats stats)
+    {
+        Optional<byte[]> type = reader.read(0, 1);
+        if (type.isEmpty()) {
+            return Optional.empty();
+        }
+        if (type.get()[0] == NO_FILTER) {
+            stats.disk(1);
+            return Optional.of(Verdict.NO_FILTER);
+        }
+        Optional<FilterHeader> header = reader.read(0, FIXED_HEADER).flatMap(fixed -> FilterHeader.read(reader, fixed));
+        if (header.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<Integer, List<Long>> hashesByPage = new TreeMap<>();
+        for (long hash : hashes) {
+            int block = SplitBlockBloomFilter.blockOf(hash, header.get().blocks());
+            hashesByPage.computeIfAbsent(block / BLOCKS_PER_PAGE, _ -> new ArrayList<>()).add(hash);
+        }
+        long bytes = header.get().length();
+        for (Map.Entry<Integer, List<Long>> page : hashesByPage.entrySet()) {
+            Optional<byte[]> bitsetPage = header.get().page(reader, page.getKey());
+            if (bitsetPage.isEmpty()) {
+                return Optional.empty();
+            }
+            bytes += bitsetPage.get().length;
+            for (long hash : page.getValue()) {
+                int blockInPage = SplitBlockBloomFilter.blockOf(hash, header.get().blocks()) % BLOCKS_PER_PAGE;
+                // the block alone, as a filter of one block: a hash's bits within a block do not depend on the
+                // number of blocks (see SplitBlockBloomFilter#fold)
+                if (SplitBlockBloomFilter.fromBitset(bitsetPage.get(), blockInPage * SplitBlockBloomFilter.BYTES_PER_BLOCK, SplitBlockBloomFilter.BYTES_PER_BLOCK).mightContain(hash)) {
+                    stats.disk(bytes);
+                    return Optional.of(Verdict.MIGHT_CONTAIN);
+                }
+            }
+        }
+        stats.disk(bytes);
+        return Optional.of(Verdict.ABSENT);
+    }
+
+    /**
+     * A filter's header on disk, checked against its own checksum.
+     *
+     * @param length bytes of the header
+     */
+    private record FilterHeader(int totalLength, int blocks, int[] pageChecksums, int length)
+    {
+        static Optional<FilterHeader> read(MetadataDiskStore.PayloadReader reader, byte[] fixed)
+        {
+            Slice slice = Slices.wrappedBuffer(fixed);
+            int blocks = slice.getInt(5);
+            int pages = slice.getInt(9);
+            if (fixed[0] != FILTER || blocks <= 0 || blocks > SplitBlockBloomFilter.MAX_BYTES / SplitBlockBloomFilter.BYTES_PER_BLOCK || pages != pagesOf(blocks)) {
+                return Optional.empty();
+            }
+            int length = FIXED_HEADER + 4 * pages + 4;
+            return reader.read(0, length).flatMap(bytes -> {
+                Slice header = Slices.wrappedBuffer(bytes);
+                if (header.getInt(length - 4) != crc(bytes, 0, length - 4)) {
+                    return Optional.empty();
+                }
+                return Optional.of(new FilterHeader(header.getInt(1), blocks, header.getInts(FIXED_HEADER, pages), length));
+            });
+        }
+
+        Optional<byte[]> page(MetadataDiskStore.PayloadReader reader, int page)
+        {
+            int bitsetLength = blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK;
+            int pageLength = Math.min(PAGE, bitsetLength - page * PAGE);
+            return reader.read(length + (long) page * PAGE, pageLength)
+                    .filter(bytes -> crc(bytes, 0, bytes.length) == pageChecksums[page]);
+        }
+    }
+
+    private static int pagesOf(int blocks)
+    {
+        return (blocks + BLOCKS_PER_PAGE - 1) / BLOCKS_PER_PAGE;
+    }
+
+    private static int crc(byte[] bytes, int offset, int length)
+    {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, offset, length);
+        return (int) crc.getValue();
+    }
+
     private static byte[] encodeFilter(SplitBlockBloomFilterReader.Result.Usable usable)
     {
         byte[] bitset = usable.filter().bitset();
-        Slice payload = Slices.allocate(5 + bitset.length);
+        int pages = pagesOf(usable.filter().numBlocks());
+        int headerLength = FIXED_HEADER + 4 * pages + 4;
+        Slice payload = Slices.allocate(headerLength + bitset.length);
         payload.setByte(0, FILTER);
         payload.setInt(1, usable.totalLength());
-        payload.setBytes(5, bitset);
+        payload.setInt(5, usable.filter().numBlocks());
+        payload.setInt(9, pages);
+        for (int page = 0; page < pages; page++) {
+            payload.setInt(FIXED_HEADER + 4 * page, crc(bitset, page * PAGE, Math.min(PAGE, bitset.length - page * PAGE)));
+        }
+        payload.setInt(headerLength - 4, crc(payload.byteArray(), 0, headerLength - 4));
+        payload.setBytes(headerLength, bitset);
         return payload.byteArray();
     }
 
+    /**
+     * A whole filter read back (the entry's checksum already covers every byte).
+     */
     private static Optional<BloomFilterCache.Cached> decodeFilter(byte[] payload)
     {
-        if (payload.length == 0) {
-            return Optional.empty();
-        }
         if (payload.length == 1 && payload[0] == NO_FILTER) {
             return Optional.of(new BloomFilterCache.Cached.NoFilter());
         }
-        int bitset = payload.length - 5;
-        if (payload[0] != FILTER || bitset <= 0 || bitset % SplitBlockBloomFilter.BYTES_PER_BLOCK != 0 || bitset > SplitBlockBloomFilter.MAX_BYTES) {
+        if (payload.length < FIXED_HEADER || payload[0] != FILTER) {
             return Optional.empty();
         }
-        int totalLength = Slices.wrappedBuffer(payload).getInt(1);
-        return Optional.of(new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(SplitBlockBloomFilter.fromBitset(payload, 5, bitset), totalLength)));
+        Slice slice = Slices.wrappedBuffer(payload);
+        int blocks = slice.getInt(5);
+        int pages = slice.getInt(9);
+        if (blocks <= 0 || blocks > SplitBlockBloomFilter.MAX_BYTES / SplitBlockBloomFilter.BYTES_PER_BLOCK || pages != pagesOf(blocks)) {
+            return Optional.empty();
+        }
+        int headerLength = FIXED_HEADER + 4 * pages + 4;
+        if (payload.length != headerLength + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK) {
+            return Optional.empty();
+        }
+        SplitBlockBloomFilter filter = SplitBlockBloomFilter.fromBitset(payload, headerLength, blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK);
+        return Optional.of(new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, slice.getInt(1))));
     }
 
     /**

@@ -210,6 +210,15 @@ public class ParquetMetadataCache
         return weight;
     }
 
+    /**
+     * Whether {@code bytes} more fit without evicting anything.
+     */
+    public boolean hasRoomFor(long bytes)
+    {
+        long weight = cache.policy().eviction().map(eviction -> eviction.weightedSize().orElse(0)).orElse(0L);
+        return maxWeight - weight >= bytes;
+    }
+
     @Managed
     public long getMaxWeight()
     {

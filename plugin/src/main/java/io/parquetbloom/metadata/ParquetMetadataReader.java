@@ -243,6 +243,28 @@ public class ParquetMetadataReader
     }
 
     /**
+     * Verdicts of the filters that are not in memory but on the disk tier, probed there for each key's hashes (only
+     * the pages of the probed blocks are read), while the memory budget is full: loading them would only push
+     * others out. The caller needs no filter for the keys answered.
+     */
+    public Map<BloomFilterKey, MetadataDiskTier.Verdict> probeOnDisk(ParquetFileMetadata file, Map<BloomFilterKey, long[]> hashes, ReadStats stats)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        if (!disk.enabled() || !fileKey.cacheable() || !filters.budgetNearlyFull()) {
+            return Map.of();
+        }
+        Map<BloomFilterKey, MetadataDiskTier.Verdict> verdicts = new HashMap<>();
+        hashes.forEach((key, values) -> {
+            if (filters.getIfPresent(new BloomFilterCache.Key(fileKey, key)).isEmpty()) {
+                disk.probe(fileKey, key, values, stats.cache()).ifPresent(verdict -> verdicts.put(key, verdict));
+            }
+        });
+        // memory misses, answered by the disk
+        stats.cache().filters(0, verdicts.size());
+        return verdicts;
+    }
+
+    /**
      * A filter from memory, else from the disk tier (then kept in memory too), else null.
      */
     private BloomFilterCache.Cached cachedFilter(FileKey file, BloomFilterKey key, long valueCount, MetadataCacheStats stats)

@@ -60,7 +60,8 @@ final class TailSizes
         if (columns.isPresent() && tail.allFilterBytes() > 0) {
             long wanted = columns.get().stream().mapToLong(column -> tail.filterBytes().getOrDefault(column.toLowerCase(Locale.ROOT), 0L)).sum();
             if (wanted * 2 <= tail.allFilterBytes()) {
-                return Math.max(minimum, tail.footerOnly());
+                // just the footer, as learned: the floor would bring other columns' filters back in
+                return tail.footerOnly();
             }
         }
         return Math.max(minimum, tail.withFilters());

@@ -1,11 +1,13 @@
 package io.parquetbloom.pruning;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.primitives.Longs;
 import com.google.inject.Inject;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.LoadedFilters;
+import io.parquetbloom.metadata.MetadataDiskTier;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -292,7 +294,7 @@ public final class RowGroupPruner
      */
     private List<Candidate> pruneByBloomFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, Set<BloomFilterKey> answeredByFilter, ReadStats readStats, PruningStats stats)
     {
-        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters = fetchFilters(file, predicates, candidates, readStats, stats);
+        FetchedFilters filters = fetchFilters(file, predicates, candidates, readStats, stats);
         List<Candidate> survivors = new ArrayList<>();
         for (Candidate candidate : candidates) {
             if (excludedByFilter(candidate, predicates, filters, answeredByFilter, stats)) {
@@ -306,34 +308,45 @@ public final class RowGroupPruner
     }
 
     /**
+     * Filters by chunk, and verdicts of the filters the disk tier probed in place (those chunks have no filter here).
+     */
+    private record FetchedFilters(Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters, Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk) {}
+
+    /**
      * The filters that can answer for the candidates, fetched together; filters we could not fetch (S3 trouble) are
      * unusable and prune nothing: reading the data reports a lasting problem.
      */
-    private Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> fetchFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, ReadStats readStats, PruningStats stats)
+    private FetchedFilters fetchFilters(ParquetFileMetadata file, List<BloomColumnPredicate> predicates, List<Candidate> candidates, ReadStats readStats, PruningStats stats)
     {
         // a filter helps only where the predicate excludes NULL or the chunk has no NULLs
-        List<BloomFilterKey> wanted = new ArrayList<>();
+        Map<BloomFilterKey, long[]> wanted = new LinkedHashMap<>();
         for (Candidate candidate : candidates) {
             for (BloomColumnPredicate predicate : predicates) {
                 if (predicate.hashes().length > 0 && canUseFilter(candidate, predicate)) {
-                    wanted.add(key(candidate, predicate));
+                    // two predicates on one chunk: a verdict for all their hashes is "absent" only if each one's is
+                    wanted.merge(key(candidate, predicate), predicate.hashes(), Longs::concat);
                 }
             }
         }
         if (wanted.isEmpty()) {
-            return Map.of();
+            return new FetchedFilters(Map.of(), Map.of());
+        }
+        Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk = metadataReader.probeOnDisk(file, wanted, readStats);
+        List<BloomFilterKey> toLoad = wanted.keySet().stream().filter(key -> !onDisk.containsKey(key)).toList();
+        if (toLoad.isEmpty()) {
+            return new FetchedFilters(Map.of(), onDisk);
         }
         try {
-            LoadedFilters loaded = metadataReader.filters(file, wanted, readStats);
+            LoadedFilters loaded = metadataReader.filters(file, toLoad, readStats);
             stats.addBloomFilterBytesRead(loaded.bytesRead());
-            return loaded.results();
+            return new FetchedFilters(loaded.results(), onDisk);
         }
         catch (RuntimeException e) {
             Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> unusable = new HashMap<>();
-            for (BloomFilterKey key : wanted) {
+            for (BloomFilterKey key : toLoad) {
                 unusable.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
             }
-            return unusable;
+            return new FetchedFilters(unusable, onDisk);
         }
     }
 
@@ -342,7 +355,7 @@ public final class RowGroupPruner
      *
      * @param answeredByFilter receives the chunks whose usable filter answered "maybe"
      */
-    private static boolean excludedByFilter(Candidate candidate, List<BloomColumnPredicate> predicates, Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters, Set<BloomFilterKey> answeredByFilter, PruningStats stats)
+    private static boolean excludedByFilter(Candidate candidate, List<BloomColumnPredicate> predicates, FetchedFilters filters, Set<BloomFilterKey> answeredByFilter, PruningStats stats)
     {
         for (BloomColumnPredicate predicate : predicates) {
             if (!canUseFilter(candidate, predicate)) {
@@ -352,7 +365,19 @@ public final class RowGroupPruner
                 // no value of the predicate can be stored in this column: no row matches, filter or not
                 return true;
             }
-            SplitBlockBloomFilterReader.Result result = filters.get(key(candidate, predicate));
+            MetadataDiskTier.Verdict verdict = filters.onDisk().get(key(candidate, predicate));
+            if (verdict != null) {
+                if (verdict == MetadataDiskTier.Verdict.NO_FILTER) {
+                    continue;
+                }
+                stats.addBloomFilterProbed(false);
+                if (verdict == MetadataDiskTier.Verdict.ABSENT) {
+                    return true;
+                }
+                answeredByFilter.add(key(candidate, predicate));
+                continue;
+            }
+            SplitBlockBloomFilterReader.Result result = filters.filters().get(key(candidate, predicate));
             switch (result) {
                 // the writer made no filter for this chunk
                 case null -> {}

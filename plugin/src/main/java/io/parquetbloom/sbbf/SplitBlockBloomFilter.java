@@ -54,6 +54,14 @@ public final class SplitBlockBloomFilter
     }
 
     /**
+     * The block of a filter of {@code numBlocks} blocks that {@code hash} falls in, as every probe computes it.
+     */
+    public static int blockOf(long hash, int numBlocks)
+    {
+        return BlockProbe.blockIndex(hash, numBlocks);
+    }
+
+    /**
      * The same filter answered by another probe implementation (tests and benchmarks).
      */
     public SplitBlockBloomFilter withProbe(BlockProbe probe)

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -146,6 +148,62 @@ final class TestMetadataDiskStore
         assertThat(tier.filter(new FileKey("s3://lake/t/a.parquet", 1234, "\"other\""), withFilter, stats)).isEmpty();
         assertThat(stats.diskHits()).isEqualTo(2);
         assertThat(stats.diskBytesRead()).isEqualTo(4096 + 1);
+    }
+
+    /**
+     * Probing a filter where it lies answers exactly as the filter in memory does, reads only the pages of the
+     * probed blocks, and a damaged page is no answer (the entry is dropped), never "absent".
+     */
+    @Test
+    void probesFiltersOnDiskExactlyAsInMemory()
+            throws IOException
+    {
+        MetadataDiskStore store = store(DataSize.of(10, DataSize.Unit.MEGABYTE));
+        MetadataDiskTier tier = new MetadataDiskTier(store);
+        FileKey file = new FileKey("s3://lake/t/b.parquet", 99_999, "\"v1\"");
+        SplittableRandom random = new SplittableRandom(24);
+        // 64 KiB: 16 pages
+        SplitBlockBloomFilterBuilder builder = new SplitBlockBloomFilterBuilder(65_536);
+        long[] inserted = new long[5_000];
+        for (int i = 0; i < inserted.length; i++) {
+            inserted[i] = random.nextLong();
+            builder.insert(inserted[i]);
+        }
+        SplitBlockBloomFilter filter = builder.build();
+        BloomFilterKey key = new BloomFilterKey(3, List.of("device_id"));
+        BloomFilterKey none = new BloomFilterKey(4, List.of("device_id"));
+        tier.keepFilter(file, key, new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, 65_600)));
+        tier.keepFilter(file, none, new BloomFilterCache.Cached.NoFilter());
+        store.flush();
+
+        MetadataCacheStats stats = new MetadataCacheStats();
+        int absent = 0;
+        for (int i = 0; i < 2_000; i++) {
+            long[] hashes = i % 10 == 0 ? new long[] {inserted[i], random.nextLong()} : new long[] {random.nextLong(), random.nextLong(), random.nextLong()};
+            MetadataDiskTier.Verdict expected = filter.mightContainAny(hashes) ? MetadataDiskTier.Verdict.MIGHT_CONTAIN : MetadataDiskTier.Verdict.ABSENT;
+            assertThat(tier.probe(file, key, hashes, stats)).contains(expected);
+            absent += expected == MetadataDiskTier.Verdict.ABSENT ? 1 : 0;
+        }
+        assertThat(absent).isGreaterThan(1_000);
+        assertThat(tier.probe(file, none, new long[] {1}, stats)).contains(MetadataDiskTier.Verdict.NO_FILTER);
+        // a probe of one hash reads the header and one 4 KiB page, not the filter
+        MetadataCacheStats one = new MetadataCacheStats();
+        tier.probe(file, key, new long[] {inserted[7]}, one);
+        assertThat(one.diskBytesRead()).isLessThan(4_096 + 200);
+
+        // a bit flipped in the bitset: the probe of that page gives no answer and the entry is gone
+        Path entry = store.pathOf(MetadataDiskTier.filterKey(file, key));
+        byte[] bytes = Files.readAllBytes(entry);
+        bytes[bytes.length - 100] ^= 0x04;
+        Files.write(entry, bytes);
+        long[] lastPage = LongStream.generate(random::nextLong)
+                .filter(hash -> SplitBlockBloomFilter.blockOf(hash, filter.numBlocks()) >= filter.numBlocks() - 8)
+                .limit(1)
+                .toArray();
+        assertThat(tier.probe(file, key, lastPage, stats)).isEmpty();
+        assertThat(entry).doesNotExist();
+        assertThat(store.getDiskCorruptEntries()).isEqualTo(1);
+        assertThat(tier.probe(file, key, new long[] {inserted[0]}, stats)).isEmpty();
     }
 
     private MetadataDiskStore store(DataSize maxSize)

@@ -35,9 +35,12 @@ public final class TrinoEtc
                 "discovery.uri", "http://127.0.0.1:" + port,
                 "catalog.config-dir", etc.resolve("catalog").toString())));
         Path lakeSource = source.resolve("catalog/lake.properties");
-        Files.writeString(etc.resolve("catalog/lake.properties"), rewrite(lakeSource, lake));
+        // each server its own disk tier, beside its data folder, unless the caller says otherwise
+        Map<String, String> lakeProperties = new HashMap<>(Map.of("metadata-cache.disk.directory", etc.getParent().resolve("metadata-cache").toString()));
+        lakeProperties.putAll(lake);
+        Files.writeString(etc.resolve("catalog/lake.properties"), rewrite(lakeSource, lakeProperties));
         for (Map.Entry<String, Map<String, String>> catalog : otherCatalogs.entrySet()) {
-            Map<String, String> properties = new HashMap<>(lake);
+            Map<String, String> properties = new HashMap<>(lakeProperties);
             properties.putAll(catalog.getValue());
             Files.writeString(etc.resolve("catalog/%s.properties".formatted(catalog.getKey())), rewrite(lakeSource, properties));
         }
