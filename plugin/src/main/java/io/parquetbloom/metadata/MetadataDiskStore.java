@@ -34,6 +34,7 @@ import java.util.zip.CRC32C;
 
 import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
 
 /**
  * The local disk tier of the metadata cache: payloads by key in files of their own under
@@ -48,7 +49,8 @@ public class MetadataDiskStore
     private static final Logger log = Logger.get(MetadataDiskStore.class);
 
     private static final int MAGIC = 0x50424D44; // "PBMD"
-    private static final int VERSION = 1;
+    // 2: filters with a checksum per page
+    private static final int VERSION = 2;
     // magic, version, key length, payload length, then after key and payload the CRC32C
     private static final int HEADER = 16;
     private static final int TRAILER = 4;
@@ -77,6 +79,7 @@ public class MetadataDiskStore
     @Inject
     public MetadataDiskStore(MetadataConfig config)
     {
+        requireNonNull(config, "config is null");
         this.directory = config.getMetadataCacheDiskDirectory().map(Path::of);
         this.maxSize = config.getMetadataCacheDiskMaxSize().toBytes();
         this.writer = Executors.newSingleThreadExecutor(daemonThreadsNamed("parquet-bloom-metadata-disk-%s"));
@@ -138,24 +141,22 @@ public class MetadataDiskStore
         try {
             channel = FileChannel.open(path, StandardOpenOption.READ);
         }
-        catch (NoSuchFileException e) {
-            misses.incrementAndGet();
-            return Optional.empty();
-        }
         catch (IOException e) {
+            // none there, or the disk failed us: a miss either way, the entry is not blamed
             misses.incrementAndGet();
             return Optional.empty();
         }
         try {
             byte[] keyBytes = key.getBytes(UTF_8);
             ByteBuffer header = ByteBuffer.allocate(HEADER + keyBytes.length);
-            readFully(channel, header, 0);
+            boolean whole = readFully(channel, header, 0);
             Slice headerSlice = Slices.wrappedBuffer(header.array());
             long payloadLength = headerSlice.getInt(12);
-            if (headerSlice.getInt(0) != MAGIC || headerSlice.getInt(4) != VERSION || headerSlice.getInt(8) != keyBytes.length
+            if (!whole || headerSlice.getInt(0) != MAGIC || headerSlice.getInt(4) != VERSION || headerSlice.getInt(8) != keyBytes.length
                     || payloadLength < 0 || channel.size() != HEADER + keyBytes.length + payloadLength + TRAILER
                     || !Arrays.equals(header.array(), HEADER, HEADER + keyBytes.length, keyBytes, 0, keyBytes.length)) {
                 channel.close();
+                misses.incrementAndGet();
                 discard(path);
                 return Optional.empty();
             }
@@ -164,8 +165,9 @@ public class MetadataDiskStore
             return Optional.of(new PayloadReader(path, channel, HEADER + keyBytes.length, payloadLength));
         }
         catch (IOException e) {
+            // an interrupted query (closed by interrupt) or a failing disk: a miss, and the entry is kept
             closeQuietly(channel);
-            discard(path);
+            misses.incrementAndGet();
             return Optional.empty();
         }
     }
@@ -189,21 +191,25 @@ public class MetadataDiskStore
             this.payloadLength = payloadLength;
         }
 
+        public long payloadLength()
+        {
+            return payloadLength;
+        }
+
         /**
-         * The payload's bytes {@code [offset, offset + length)}, or empty when the entry is shorter now.
+         * The payload's bytes {@code [offset, offset + length)}, or empty when the entry is shorter now (a check
+         * failed).
+         *
+         * @throws IOException when the disk fails, or the reading thread is interrupted: not the entry's fault
          */
         public Optional<byte[]> read(long offset, int length)
+                throws IOException
         {
             if (offset < 0 || length < 0 || offset + length > payloadLength) {
                 return Optional.empty();
             }
             ByteBuffer buffer = ByteBuffer.allocate(length);
-            try {
-                if (!readFully(channel, buffer, payloadStart + offset)) {
-                    return Optional.empty();
-                }
-            }
-            catch (IOException e) {
+            if (!readFully(channel, buffer, payloadStart + offset)) {
                 return Optional.empty();
             }
             bytesRead.addAndGet(length);
@@ -402,22 +408,34 @@ public class MetadataDiskStore
     {
         try {
             Files.createDirectories(root);
-            try (Stream<Path> files = Files.walk(root, 3)) {
-                for (Path file : files.filter(Files::isRegularFile).toList()) {
-                    if (file.getFileName().toString().endsWith(TEMPORARY_SUFFIX)) {
-                        Files.deleteIfExists(file);
-                        continue;
-                    }
-                    Entry entry = new Entry(Files.size(file), Files.getLastModifiedTime(file).toMillis());
-                    if (entries.putIfAbsent(file, entry) == null) {
-                        size.addAndGet(entry.size());
-                    }
-                }
+            List<Path> files;
+            try (Stream<Path> walk = Files.walk(root, 3)) {
+                files = walk.filter(Files::isRegularFile).toList();
+            }
+            for (Path file : files) {
+                indexFile(file);
             }
             evictOverMaxSize();
         }
         catch (IOException | UncheckedIOException e) {
             log.warn("Cannot index the metadata disk cache directory %s: %s", root, e);
+        }
+    }
+
+    private void indexFile(Path file)
+    {
+        try {
+            if (file.getFileName().toString().endsWith(TEMPORARY_SUFFIX)) {
+                Files.deleteIfExists(file);
+                return;
+            }
+            Entry entry = new Entry(Files.size(file), Files.getLastModifiedTime(file).toMillis());
+            if (entries.putIfAbsent(file, entry) == null) {
+                size.addAndGet(entry.size());
+            }
+        }
+        catch (IOException | UncheckedIOException e) {
+            // deleted meanwhile (a bad entry found by a read, or another store's write): nothing to count
         }
     }
 

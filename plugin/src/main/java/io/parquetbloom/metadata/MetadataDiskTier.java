@@ -8,6 +8,7 @@ import io.parquetbloom.sbbf.SplitBlockBloomFilter;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.trino.spi.TrinoException;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -138,23 +139,29 @@ public class MetadataDiskTier
         try (MetadataDiskStore.PayloadReader reader = opened.get()) {
             Optional<Verdict> verdict = probe(reader, hashes, stats);
             if (verdict.isEmpty()) {
+                // a check failed: the entry is not what was written
                 reader.discard();
             }
             return verdict;
         }
+        catch (IOException e) {
+            // the disk failed, or the query was cancelled while reading: no verdict, and nothing against the entry
+            return Optional.empty();
+        }
     }
 
     private static Optional<Verdict> probe(MetadataDiskStore.PayloadReader reader, long[] hashes, MetadataCacheStats stats)
+            throws IOException
     {
-        Optional<byte[]> type = reader.read(0, 1);
-        if (type.isEmpty()) {
-            return Optional.empty();
-        }
-        if (type.get()[0] == NO_FILTER) {
+        if (reader.payloadLength() == 1) {
+            Optional<byte[]> type = reader.read(0, 1);
+            if (type.isEmpty() || type.get()[0] != NO_FILTER) {
+                return Optional.empty();
+            }
             stats.disk(1);
             return Optional.of(Verdict.NO_FILTER);
         }
-        Optional<FilterHeader> header = reader.read(0, FIXED_HEADER).flatMap(fixed -> FilterHeader.read(reader, fixed));
+        Optional<FilterHeader> header = FilterHeader.read(reader);
         if (header.isEmpty()) {
             return Optional.empty();
         }
@@ -191,31 +198,51 @@ public class MetadataDiskTier
      */
     private record FilterHeader(int totalLength, int blocks, int[] pageChecksums, int length)
     {
-        static Optional<FilterHeader> read(MetadataDiskStore.PayloadReader reader, byte[] fixed)
+        /**
+         * The header, read in two steps (its length depends on the number of pages) and parsed from the second,
+         * checked read only: the file may change between the reads.
+         */
+        static Optional<FilterHeader> read(MetadataDiskStore.PayloadReader reader)
+                throws IOException
         {
-            Slice slice = Slices.wrappedBuffer(fixed);
-            int blocks = slice.getInt(5);
-            int pages = slice.getInt(9);
-            if (fixed[0] != FILTER || blocks <= 0 || blocks > SplitBlockBloomFilter.MAX_BYTES / SplitBlockBloomFilter.BYTES_PER_BLOCK || pages != pagesOf(blocks)) {
+            Optional<byte[]> fixed = reader.read(0, FIXED_HEADER);
+            if (fixed.isEmpty() || !plausible(fixed.get())) {
                 return Optional.empty();
             }
-            int length = FIXED_HEADER + 4 * pages + 4;
-            return reader.read(0, length).flatMap(bytes -> {
-                Slice header = Slices.wrappedBuffer(bytes);
-                if (header.getInt(length - 4) != crc(bytes, 0, length - 4)) {
-                    return Optional.empty();
-                }
-                return Optional.of(new FilterHeader(header.getInt(1), blocks, header.getInts(FIXED_HEADER, pages), length));
-            });
+            int length = headerLength(Slices.wrappedBuffer(fixed.get()).getInt(9));
+            Optional<byte[]> bytes = reader.read(0, length);
+            if (bytes.isEmpty() || !plausible(bytes.get()) || headerLength(Slices.wrappedBuffer(bytes.get()).getInt(9)) != length
+                    || Slices.wrappedBuffer(bytes.get()).getInt(length - 4) != crc(bytes.get(), 0, length - 4)) {
+                return Optional.empty();
+            }
+            Slice header = Slices.wrappedBuffer(bytes.get());
+            int blocks = header.getInt(5);
+            if (reader.payloadLength() != length + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK) {
+                return Optional.empty();
+            }
+            return Optional.of(new FilterHeader(header.getInt(1), blocks, header.getInts(FIXED_HEADER, pagesOf(blocks)), length));
+        }
+
+        private static boolean plausible(byte[] header)
+        {
+            Slice slice = Slices.wrappedBuffer(header);
+            int blocks = slice.getInt(5);
+            return header[0] == FILTER && blocks > 0 && blocks <= SplitBlockBloomFilter.MAX_BYTES / SplitBlockBloomFilter.BYTES_PER_BLOCK && slice.getInt(9) == pagesOf(blocks);
         }
 
         Optional<byte[]> page(MetadataDiskStore.PayloadReader reader, int page)
+                throws IOException
         {
             int bitsetLength = blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK;
             int pageLength = Math.min(PAGE, bitsetLength - page * PAGE);
             return reader.read(length + (long) page * PAGE, pageLength)
                     .filter(bytes -> crc(bytes, 0, bytes.length) == pageChecksums[page]);
         }
+    }
+
+    private static int headerLength(int pages)
+    {
+        return FIXED_HEADER + 4 * pages + 4;
     }
 
     private static int pagesOf(int blocks)
@@ -234,7 +261,7 @@ public class MetadataDiskTier
     {
         byte[] bitset = usable.filter().bitset();
         int pages = pagesOf(usable.filter().numBlocks());
-        int headerLength = FIXED_HEADER + 4 * pages + 4;
+        int headerLength = headerLength(pages);
         Slice payload = Slices.allocate(headerLength + bitset.length);
         payload.setByte(0, FILTER);
         payload.setInt(1, usable.totalLength());
@@ -265,8 +292,8 @@ public class MetadataDiskTier
         if (blocks <= 0 || blocks > SplitBlockBloomFilter.MAX_BYTES / SplitBlockBloomFilter.BYTES_PER_BLOCK || pages != pagesOf(blocks)) {
             return Optional.empty();
         }
-        int headerLength = FIXED_HEADER + 4 * pages + 4;
-        if (payload.length != headerLength + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK) {
+        int headerLength = headerLength(pages);
+        if (payload.length != headerLength + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK || slice.getInt(headerLength - 4) != crc(payload, 0, headerLength - 4)) {
             return Optional.empty();
         }
         SplitBlockBloomFilter filter = SplitBlockBloomFilter.fromBitset(payload, headerLength, blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK);

@@ -98,12 +98,17 @@ public class ParquetMetadataCache
             return getDone(running);
         }
         try {
-            Object value = requireNonNull(loader.get(), "loader returned null");
-            cache.put(key, value);
+            // a load that finished between the first look and taking the slot
+            Object value = cache.getIfPresent(key);
+            if (value == null) {
+                Object loaded = requireNonNull(loader.get(), "loader returned null");
+                Object kept = cache.asMap().putIfAbsent(key, loaded);
+                value = kept != null ? kept : loaded;
+            }
             mine.complete(value);
             return value;
         }
-        catch (RuntimeException | Error e) {
+        catch (Throwable e) {
             mine.completeExceptionally(e);
             throw e;
         }

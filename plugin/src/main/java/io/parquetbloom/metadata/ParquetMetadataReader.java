@@ -119,6 +119,8 @@ public class ParquetMetadataReader
         ParquetFileMetadata footer = footers.get(key, () -> {
             Optional<ParquetFileMetadata> onDisk = disk.footer(object, stats.cache());
             if (onDisk.isPresent()) {
+                // after a restart, the tail sizes are learned from what the disk kept
+                tailSizes.learn(table, onDisk.get());
                 return onDisk.get();
             }
             ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, stats.requests());

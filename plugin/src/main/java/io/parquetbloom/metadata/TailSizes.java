@@ -35,8 +35,11 @@ final class TailSizes
     {
         Learned merge(Learned other)
         {
-            // the larger tails keep files that differ a little (string lengths, statistics) from a second GET
-            return new Learned(Math.max(withFilters, other.withFilters), Math.max(footerOnly, other.footerOnly), filterBytes, allFilterBytes);
+            // the larger tails keep files that differ a little (string lengths, statistics) from a second GET; the
+            // split among columns is taken from a file that has filters
+            boolean otherSplit = allFilterBytes == 0 && other.allFilterBytes > 0;
+            return new Learned(Math.max(withFilters, other.withFilters), Math.max(footerOnly, other.footerOnly),
+                    otherSplit ? other.filterBytes : filterBytes, otherSplit ? other.allFilterBytes : allFilterBytes);
         }
     }
 
@@ -85,8 +88,12 @@ final class TailSizes
             }
         }
         long withFilters = firstFilter == Long.MAX_VALUE ? footerNeeded : file.object().size() - firstFilter;
-        if (withFilters <= 0 || margin(withFilters) > MAX_LEARNED_TAIL) {
+        if (footerNeeded <= 0 || margin(footerNeeded) > MAX_LEARNED_TAIL) {
             return;
+        }
+        if (withFilters <= 0 || margin(withFilters) > MAX_LEARNED_TAIL) {
+            // filters too large to bring with the footer: the footer alone, and the filters on their own
+            withFilters = footerNeeded;
         }
         learned.merge(table, new Learned((int) margin(withFilters), (int) margin(footerNeeded), ImmutableMap.copyOf(filterBytes), allFilterBytes), Learned::merge);
     }

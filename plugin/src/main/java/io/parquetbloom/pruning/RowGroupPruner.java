@@ -331,7 +331,7 @@ public final class RowGroupPruner
         if (wanted.isEmpty()) {
             return new FetchedFilters(Map.of(), Map.of());
         }
-        Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk = metadataReader.probeOnDisk(file, wanted, readStats);
+        Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk = probeOnDisk(file, wanted, readStats);
         List<BloomFilterKey> toLoad = wanted.keySet().stream().filter(key -> !onDisk.containsKey(key)).toList();
         if (toLoad.isEmpty()) {
             return new FetchedFilters(Map.of(), onDisk);
@@ -347,6 +347,19 @@ public final class RowGroupPruner
                 unusable.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
             }
             return new FetchedFilters(unusable, onDisk);
+        }
+    }
+
+    /**
+     * Verdicts of filters probed on the disk tier; none when that fails in any way (the filters are then fetched).
+     */
+    private Map<BloomFilterKey, MetadataDiskTier.Verdict> probeOnDisk(ParquetFileMetadata file, Map<BloomFilterKey, long[]> wanted, ReadStats readStats)
+    {
+        try {
+            return metadataReader.probeOnDisk(file, wanted, readStats);
+        }
+        catch (RuntimeException e) {
+            return Map.of();
         }
     }
 

@@ -186,10 +186,34 @@ final class TestMetadataDiskStore
         }
         assertThat(absent).isGreaterThan(1_000);
         assertThat(tier.probe(file, none, new long[] {1}, stats)).contains(MetadataDiskTier.Verdict.NO_FILTER);
+        // a filter whose bitset ends in a short page (200 blocks: one page of 128 and one of 72)
+        SplitBlockBloomFilterBuilder shortBuilder = new SplitBlockBloomFilterBuilder(200 * SplitBlockBloomFilter.BYTES_PER_BLOCK);
+        for (int i = 0; i < 300; i++) {
+            shortBuilder.insert(inserted[i]);
+        }
+        SplitBlockBloomFilter shortFilter = shortBuilder.build();
+        BloomFilterKey shortKey = new BloomFilterKey(5, List.of("device_id"));
+        tier.keepFilter(file, shortKey, new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(shortFilter, 6_500)));
+        store.flush();
+        for (int i = 0; i < 1_000; i++) {
+            long[] hashes = {i < 300 ? inserted[i] : random.nextLong()};
+            assertThat(tier.probe(file, shortKey, hashes, stats)).contains(shortFilter.mightContainAny(hashes) ? MetadataDiskTier.Verdict.MIGHT_CONTAIN : MetadataDiskTier.Verdict.ABSENT);
+        }
         // a probe of one hash reads the header and one 4 KiB page, not the filter
         MetadataCacheStats one = new MetadataCacheStats();
         tier.probe(file, key, new long[] {inserted[7]}, one);
         assertThat(one.diskBytesRead()).isLessThan(4_096 + 200);
+
+        // a query cancelled while probing (its thread interrupted): no verdict, and the entry is not blamed
+        Thread.currentThread().interrupt();
+        try {
+            assertThat(tier.probe(file, key, new long[] {inserted[1]}, stats)).isEmpty();
+        }
+        finally {
+            Thread.interrupted();
+        }
+        assertThat(store.getDiskCorruptEntries()).isZero();
+        assertThat(tier.probe(file, key, new long[] {inserted[1]}, stats)).contains(MetadataDiskTier.Verdict.MIGHT_CONTAIN);
 
         // a bit flipped in the bitset: the probe of that page gives no answer and the entry is gone
         Path entry = store.pathOf(MetadataDiskTier.filterKey(file, key));

@@ -41,6 +41,8 @@ public final class TrinoEtc
         Files.writeString(etc.resolve("catalog/lake.properties"), rewrite(lakeSource, lakeProperties));
         for (Map.Entry<String, Map<String, String>> catalog : otherCatalogs.entrySet()) {
             Map<String, String> properties = new HashMap<>(lakeProperties);
+            // a directory per catalog: each bounds and evicts only what it wrote
+            properties.put("metadata-cache.disk.directory", etc.getParent().resolve("metadata-cache-" + catalog.getKey()).toString());
             properties.putAll(catalog.getValue());
             Files.writeString(etc.resolve("catalog/%s.properties".formatted(catalog.getKey())), rewrite(lakeSource, properties));
         }
