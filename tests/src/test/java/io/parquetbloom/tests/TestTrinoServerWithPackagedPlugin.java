@@ -162,30 +162,40 @@ final class TestTrinoServerWithPackagedPlugin
         ObjectName s3 = new ObjectName(catalogBeans.formatted("s3", "S3Stats"));
         ObjectName pruning = new ObjectName(catalogBeans.formatted("pruning", "PruningTotals"));
         ObjectName cache = new ObjectName(catalogBeans.formatted("metadata", "ParquetMetadataCache"));
+        ObjectName disk = new ObjectName(catalogBeans.formatted("metadata", "MetadataDiskStore"));
         try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:%d/jmxrmi".formatted(jmxPort)))) {
             MBeanServerConnection server = connector.getMBeanServerConnection();
+            // an absent key: all 16 row groups pruned by filters, no file read
+            String absent = "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(new UUID(0x8123456789abcdefL, 99));
+            int files = 2 * TestingLake.FILES_PER_REGION;
+            int rowGroups = files * TestingLake.ROW_GROUPS_PER_FILE;
+            // the shipped etc/ has the disk tier on: first make sure it holds this table's footers and filters
+            assertThat(jdbc.query(absent, Map.of()).getFirst().getFirst()).isEqualTo(0L);
+            awaitDiskWrites(server, disk);
+
             jdbc.execute("CALL lake.system.flush_metadata_cache()");
             assertThat((Long) server.getAttribute(cache, "Entries")).isZero();
             long gets = (Long) server.getAttribute(s3, "GetRequests");
             long lists = (Long) server.getAttribute(s3, "ListRequests");
             long prunedByFilter = (Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter");
             long filesPruned = (Long) server.getAttribute(pruning, "FilesPruned");
+            long diskHits = (Long) server.getAttribute(disk, "DiskHits");
 
-            // an absent key: every file's tail once (filters inside), all 16 row groups pruned by filters, no file read
-            String absent = "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(new UUID(0x8123456789abcdefL, 99));
+            // memory flushed: every footer and device_id filter comes from the disk tier, none from S3
             assertThat(jdbc.query(absent, Map.of()).getFirst().getFirst()).isEqualTo(0L);
-            int files = 2 * TestingLake.FILES_PER_REGION;
-            int rowGroups = files * TestingLake.ROW_GROUPS_PER_FILE;
-            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isEqualTo(files);
+            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isZero();
+            assertThat((Long) server.getAttribute(disk, "DiskHits") - diskHits).isEqualTo(files + rowGroups);
             assertThat((Long) server.getAttribute(s3, "ListRequests") - lists).isPositive();
             assertThat((Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter") - prunedByFilter).isEqualTo(rowGroups);
             assertThat((Long) server.getAttribute(pruning, "FilesPruned") - filesPruned).isEqualTo(files);
             assertThat((Long) server.getAttribute(cache, "FooterEntries")).isEqualTo(files);
             assertThat((Long) server.getAttribute(cache, "BloomFilterEntries")).isPositive();
+            assertThat((Long) server.getAttribute(disk, "DiskCorruptEntries")).isZero();
 
-            // again, warm: no GET, the same pruning
+            // again, warm: memory answers, neither S3 nor the disk
             jdbc.query(absent, Map.of());
-            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isEqualTo(files);
+            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isZero();
+            assertThat((Long) server.getAttribute(disk, "DiskHits") - diskHits).isEqualTo(files + rowGroups);
             assertThat((Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter") - prunedByFilter).isEqualTo(2L * rowGroups);
 
             // the same numbers on the OpenMetrics endpoint, as Prometheus scrapes them
@@ -193,12 +203,14 @@ final class TestTrinoServerWithPackagedPlugin
             assertThat(metrics.get("JMX_trino_plugin_parquetbloom_s3_NAME_lake_TYPE_S3Stats_ATTRIBUTE_GetRequests")).isEqualTo((double) (Long) server.getAttribute(s3, "GetRequests"));
             assertThat(metrics.get("JMX_trino_plugin_parquetbloom_pruning_NAME_lake_TYPE_PruningTotals_ATTRIBUTE_RowGroupsPrunedByBloomFilter")).isEqualTo((double) (Long) server.getAttribute(pruning, "RowGroupsPrunedByBloomFilter"));
             assertThat(metrics.get("JMX_trino_plugin_parquetbloom_metadata_NAME_lake_TYPE_ParquetMetadataCache_ATTRIBUTE_FooterEntries")).isEqualTo(files);
+            assertThat(metrics.get("JMX_trino_plugin_parquetbloom_metadata_NAME_lake_TYPE_MetadataDiskStore_ATTRIBUTE_DiskHits")).isEqualTo((double) (Long) server.getAttribute(disk, "DiskHits"));
 
-            // a flush of one table drops its entries, and the next lookup reads its tails again
+            // a flush of one table drops its entries from memory, and the next lookup finds them on disk again
             jdbc.execute("CALL lake.system.flush_metadata_cache(schema_name => 'telemetry', table_name => 'events')");
             assertThat((Long) server.getAttribute(cache, "FooterEntries")).isZero();
             jdbc.query(absent, Map.of());
-            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isEqualTo(2L * files);
+            assertThat((Long) server.getAttribute(s3, "GetRequests") - gets).isZero();
+            assertThat((Long) server.getAttribute(disk, "DiskHits") - diskHits).isEqualTo(2L * (files + rowGroups));
         }
     }
 
@@ -218,6 +230,24 @@ final class TestTrinoServerWithPackagedPlugin
         assertThat(process.exitValue()).as(output).isZero();
         long eu = lake.events().stream().filter(row -> row.region().equals("eu")).count();
         assertThat(output).contains("\"%d\"".formatted(eu)).contains("catalog lake, schema telemetry");
+    }
+
+    /**
+     * The disk tier writes in the background: wait until its entry count holds still.
+     */
+    private static void awaitDiskWrites(MBeanServerConnection server, ObjectName disk)
+            throws Exception
+    {
+        long previous = -1;
+        for (int attempt = 0; attempt < 100; attempt++) {
+            long writes = (Long) server.getAttribute(disk, "DiskWrites");
+            if (writes == previous) {
+                return;
+            }
+            previous = writes;
+            Thread.sleep(300);
+        }
+        throw new AssertionError("disk tier writes did not settle");
     }
 
     private Map<String, Double> openMetrics()
