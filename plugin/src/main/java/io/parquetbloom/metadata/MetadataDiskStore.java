@@ -149,12 +149,7 @@ public class MetadataDiskStore
         try {
             byte[] keyBytes = key.getBytes(UTF_8);
             ByteBuffer header = ByteBuffer.allocate(HEADER + keyBytes.length);
-            boolean whole = readFully(channel, header, 0);
-            Slice headerSlice = Slices.wrappedBuffer(header.array());
-            long payloadLength = headerSlice.getInt(12);
-            if (!whole || headerSlice.getInt(0) != MAGIC || headerSlice.getInt(4) != VERSION || headerSlice.getInt(8) != keyBytes.length
-                    || payloadLength < 0 || channel.size() != HEADER + keyBytes.length + payloadLength + TRAILER
-                    || !Arrays.equals(header.array(), HEADER, HEADER + keyBytes.length, keyBytes, 0, keyBytes.length)) {
+            if (!readFully(channel, header, 0) || !headerMatches(header.array(), keyBytes, channel.size())) {
                 channel.close();
                 misses.incrementAndGet();
                 discard(path);
@@ -162,7 +157,7 @@ public class MetadataDiskStore
             }
             hits.incrementAndGet();
             entries.computeIfPresent(path, (_, entry) -> new Entry(entry.size(), System.currentTimeMillis()));
-            return Optional.of(new PayloadReader(path, channel, HEADER + keyBytes.length, payloadLength));
+            return Optional.of(new PayloadReader(path, channel, HEADER + keyBytes.length, Slices.wrappedBuffer(header.array()).getInt(12)));
         }
         catch (IOException e) {
             // an interrupted query (closed by interrupt) or a failing disk: a miss, and the entry is kept
@@ -311,16 +306,27 @@ public class MetadataDiskStore
         if (bytes.length < HEADER + TRAILER) {
             return Optional.empty();
         }
-        Slice entry = Slices.wrappedBuffer(bytes);
-        int keyLength = entry.getInt(8);
-        int payloadLength = entry.getInt(12);
-        if (entry.getInt(0) != MAGIC || entry.getInt(4) != VERSION || keyLength < 0 || payloadLength < 0
-                || (long) HEADER + keyLength + payloadLength + TRAILER != bytes.length
-                || entry.getInt(bytes.length - TRAILER) != crc(bytes, bytes.length - TRAILER)
-                || !Arrays.equals(bytes, HEADER, HEADER + keyLength, key.getBytes(UTF_8), 0, key.getBytes(UTF_8).length)) {
+        byte[] keyBytes = key.getBytes(UTF_8);
+        if (!headerMatches(bytes, keyBytes, bytes.length) || Slices.wrappedBuffer(bytes).getInt(bytes.length - TRAILER) != crc(bytes, bytes.length - TRAILER)) {
             return Optional.empty();
         }
-        return Optional.of(Arrays.copyOfRange(bytes, HEADER + keyLength, HEADER + keyLength + payloadLength));
+        return Optional.of(Arrays.copyOfRange(bytes, HEADER + keyBytes.length, bytes.length - TRAILER));
+    }
+
+    /**
+     * Whether {@code header} (at least the header and the key) begins an entry of this version for exactly this
+     * key whose lengths add up to {@code entryLength}.
+     */
+    private static boolean headerMatches(byte[] header, byte[] keyBytes, long entryLength)
+    {
+        if (header.length < HEADER + keyBytes.length) {
+            return false;
+        }
+        Slice slice = Slices.wrappedBuffer(header);
+        long payloadLength = slice.getInt(12);
+        return slice.getInt(0) == MAGIC && slice.getInt(4) == VERSION && slice.getInt(8) == keyBytes.length
+                && payloadLength >= 0 && HEADER + keyBytes.length + payloadLength + TRAILER == entryLength
+                && Arrays.equals(header, HEADER, HEADER + keyBytes.length, keyBytes, 0, keyBytes.length);
     }
 
     private static int crc(byte[] bytes, int length)

@@ -209,15 +209,24 @@ public class MetadataDiskTier
             if (fixed.isEmpty() || !plausible(fixed.get())) {
                 return Optional.empty();
             }
-            int length = headerLength(Slices.wrappedBuffer(fixed.get()).getInt(9));
-            Optional<byte[]> bytes = reader.read(0, length);
-            if (bytes.isEmpty() || !plausible(bytes.get()) || headerLength(Slices.wrappedBuffer(bytes.get()).getInt(9)) != length
-                    || Slices.wrappedBuffer(bytes.get()).getInt(length - 4) != crc(bytes.get(), 0, length - 4)) {
+            Optional<byte[]> bytes = reader.read(0, headerLength(Slices.wrappedBuffer(fixed.get()).getInt(9)));
+            return bytes.isEmpty() ? Optional.empty() : parse(bytes.get(), reader.payloadLength());
+        }
+
+        /**
+         * The header at the start of {@code bytes} of a payload of {@code payloadLength} bytes, when it is whole,
+         * matches its checksum and describes a bitset that fills the rest of the payload exactly.
+         */
+        static Optional<FilterHeader> parse(byte[] bytes, long payloadLength)
+        {
+            if (bytes.length < FIXED_HEADER || !plausible(bytes)) {
                 return Optional.empty();
             }
-            Slice header = Slices.wrappedBuffer(bytes.get());
+            Slice header = Slices.wrappedBuffer(bytes);
             int blocks = header.getInt(5);
-            if (reader.payloadLength() != length + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK) {
+            int length = headerLength(pagesOf(blocks));
+            if (bytes.length < length || header.getInt(length - 4) != crc(bytes, 0, length - 4)
+                    || payloadLength != length + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK) {
                 return Optional.empty();
             }
             return Optional.of(new FilterHeader(header.getInt(1), blocks, header.getInts(FIXED_HEADER, pagesOf(blocks)), length));
@@ -283,21 +292,10 @@ public class MetadataDiskTier
         if (payload.length == 1 && payload[0] == NO_FILTER) {
             return Optional.of(new BloomFilterCache.Cached.NoFilter());
         }
-        if (payload.length < FIXED_HEADER || payload[0] != FILTER) {
-            return Optional.empty();
-        }
-        Slice slice = Slices.wrappedBuffer(payload);
-        int blocks = slice.getInt(5);
-        int pages = slice.getInt(9);
-        if (blocks <= 0 || blocks > SplitBlockBloomFilter.MAX_BYTES / SplitBlockBloomFilter.BYTES_PER_BLOCK || pages != pagesOf(blocks)) {
-            return Optional.empty();
-        }
-        int headerLength = headerLength(pages);
-        if (payload.length != headerLength + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK || slice.getInt(headerLength - 4) != crc(payload, 0, headerLength - 4)) {
-            return Optional.empty();
-        }
-        SplitBlockBloomFilter filter = SplitBlockBloomFilter.fromBitset(payload, headerLength, blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK);
-        return Optional.of(new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, slice.getInt(1))));
+        return FilterHeader.parse(payload, payload.length).map(header -> {
+            SplitBlockBloomFilter filter = SplitBlockBloomFilter.fromBitset(payload, header.length(), header.blocks() * SplitBlockBloomFilter.BYTES_PER_BLOCK);
+            return new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, header.totalLength()));
+        });
     }
 
     /**
