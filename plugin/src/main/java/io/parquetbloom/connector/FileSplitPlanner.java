@@ -14,11 +14,11 @@ import io.parquetbloom.pruning.RowGroupSelection;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeFile;
-import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.metrics.Metric;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +79,7 @@ final class FileSplitPlanner
             recordPruned(1);
             return ImmutableList.of();
         }
-        ParquetFileMetadata file = metadataReader.footerForPruning(planned.file().object(), plan.table(), plan.readWholeFileUpTo(), plan.filterColumns(), pruningReads);
+        ParquetFileMetadata file = metadataReader.footerForPruning(planned.file().object(), plan.table(), plan.readWholeFileUpTo(), plan.filterColumns(), plan.constrainedColumns(), pruningReads);
         RowGroupSelection selection = pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, pruningReads);
         pruningStats.add(selection.stats());
         totals.add(selection.stats());
@@ -87,7 +87,9 @@ final class FileSplitPlanner
             recordPruned(1);
             return ImmutableList.of();
         }
-        return splitsOf(planned, file.blocks(), selection.rowGroups());
+        // the reader of the splits then finds the footer just read in the cache
+        metadataReader.keepForReading(file);
+        return splitsOf(planned, file, selection.rowGroups());
     }
 
     /**
@@ -122,13 +124,14 @@ final class FileSplitPlanner
     /**
      * Surviving row groups grouped into splits of at most {@code maxSplitSize} compressed bytes.
      */
-    private List<ConnectorSplit> splitsOf(PlannedFile planned, List<BlockMetadata> blocks, List<Integer> survivors)
+    private List<ConnectorSplit> splitsOf(PlannedFile planned, ParquetFileMetadata file, List<Integer> survivors)
+            throws IOException
     {
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         List<Integer> group = new ArrayList<>();
         long groupSize = 0;
         for (int ordinal : survivors) {
-            long size = blocks.get(ordinal).columns().stream().mapToLong(column -> column.getTotalSize()).sum();
+            long size = file.compressedSize(ordinal);
             if (!group.isEmpty() && groupSize + size > maxSplitSize) {
                 splits.add(split(planned, 0, planned.file().object().size(), Optional.of(List.copyOf(group))));
                 group.clear();

@@ -5,19 +5,17 @@ import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilter;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
-import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
-import org.apache.parquet.format.RowGroup;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,7 +43,7 @@ public final class BloomFilterLoader
     {
         requireNonNull(file, "file is null");
         FileMetaData footer = file.metadata().getParquetMetadata();
-        TreeMap<Long, Boolean> boundaries = structureStarts(footer, file.footerStart());
+        NavigableMap<Long, Boolean> boundaries = file.structureStarts();
 
         Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> results = new HashMap<>();
         List<Range> toFetch = new ArrayList<>();
@@ -84,9 +82,9 @@ public final class BloomFilterLoader
     /**
      * Where a chunk's filter lies: at its declared length, or up to the next structure the footer describes.
      *
-     * @param boundaries see {@link #structureStarts}
+     * @param boundaries see {@link ParquetFileMetadata#structureStarts}
      */
-    private static Located locate(BloomFilterKey key, ColumnMetaData column, ParquetFileMetadata file, TreeMap<Long, Boolean> boundaries)
+    private static Located locate(BloomFilterKey key, ColumnMetaData column, ParquetFileMetadata file, NavigableMap<Long, Boolean> boundaries)
     {
         long footerStart = file.footerStart();
         long offset = column.getBloom_filter_offset();
@@ -138,37 +136,5 @@ public final class BloomFilterLoader
     private static Optional<ColumnMetaData> columnMetadata(FileMetaData footer, BloomFilterKey key)
     {
         return FooterChunks.find(footer, key).map(FooterChunks.FooterChunk::metadata);
-    }
-
-    /**
-     * File offsets where something the footer describes begins, mapped to whether a bloom filter or the footer begins
-     * there.
-     */
-    private static TreeMap<Long, Boolean> structureStarts(FileMetaData footer, long footerStart)
-    {
-        TreeMap<Long, Boolean> starts = new TreeMap<>();
-        starts.put(footerStart, true);
-        for (RowGroup rowGroup : FooterChunks.rowGroups(footer)) {
-            for (ColumnChunk chunk : rowGroup.getColumns()) {
-                if (chunk.isSetColumn_index_offset()) {
-                    starts.putIfAbsent(chunk.getColumn_index_offset(), false);
-                }
-                if (chunk.isSetOffset_index_offset()) {
-                    starts.putIfAbsent(chunk.getOffset_index_offset(), false);
-                }
-                if (!chunk.isSetMeta_data()) {
-                    continue;
-                }
-                ColumnMetaData metadata = chunk.getMeta_data();
-                starts.putIfAbsent(metadata.getData_page_offset(), false);
-                if (metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0) {
-                    starts.putIfAbsent(metadata.getDictionary_page_offset(), false);
-                }
-                if (metadata.isSetBloom_filter_offset()) {
-                    starts.put(metadata.getBloom_filter_offset(), true);
-                }
-            }
-        }
-        return starts;
     }
 }

@@ -6,14 +6,18 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Parsed footers by object version. A cached footer keeps only the footer's bytes, never the data pages or filters
- * a short file's tail read also brought.
+ * Footers by object version, in two forms: parsed whole, for the files whose splits are read (and the health
+ * tables), and {@link CompactFooter compact}, for planning, which touches every file of a table but reads little of
+ * each footer. A cached footer keeps only the footer's bytes, never the data pages or filters a short file's tail
+ * read also brought.
  */
 public class FooterCache
 {
-    private final ParquetMetadataCache.Region<FileKey, ParquetFileMetadata> footers;
-
     static final String KIND = "footer";
+    static final String COMPACT_KIND = "compact-footer";
+
+    private final ParquetMetadataCache.Region<FileKey, ParquetFileMetadata> footers;
+    private final ParquetMetadataCache.Region<FileKey, CompactFooter> compactFooters;
 
     @Inject
     public FooterCache(ParquetMetadataCache budget)
@@ -21,6 +25,8 @@ public class FooterCache
         // the parsed Thrift objects take a few times the serialized footer
         this.footers = budget.region(KIND, ParquetFileMetadata.class, key -> key,
                 (FileKey key, ParquetFileMetadata file) -> 2L * key.location().length() + file.tail().length + 3L * file.footerLength() + 4096);
+        this.compactFooters = budget.region(COMPACT_KIND, CompactFooter.class, key -> key,
+                (FileKey key, CompactFooter footer) -> 2L * key.location().length() + footer.retainedBytes());
     }
 
     public Optional<ParquetFileMetadata> getIfPresent(FileKey key)
@@ -34,5 +40,39 @@ public class FooterCache
     public ParquetFileMetadata get(FileKey key, Supplier<ParquetFileMetadata> reader)
     {
         return footers.get(key, () -> reader.get().retainOnlyFooter());
+    }
+
+    /**
+     * Keeps a footer just read whole, unless one is kept.
+     */
+    public void putIfAbsent(FileKey key, ParquetFileMetadata file)
+    {
+        footers.putIfAbsent(key, file.retainOnlyFooter());
+    }
+
+    public Optional<CompactFooter> compactIfPresent(FileKey key)
+    {
+        return compactFooters.getIfPresent(key);
+    }
+
+    /**
+     * The compact footer kept, or the loader's, which is then kept; concurrent callers for one key load once.
+     */
+    public CompactFooter compact(FileKey key, Supplier<CompactFooter> loader)
+    {
+        return compactFooters.get(key, loader);
+    }
+
+    /**
+     * Replaces the compact footer kept (one covering fewer columns) with this one.
+     */
+    public void replaceCompact(FileKey key, CompactFooter footer)
+    {
+        compactFooters.merge(key, footer, (_, added) -> added);
+    }
+
+    public void invalidateCompact(FileKey key)
+    {
+        compactFooters.invalidate(key);
     }
 }

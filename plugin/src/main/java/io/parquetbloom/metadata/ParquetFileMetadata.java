@@ -8,6 +8,7 @@ import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
+import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.RowGroup;
 
@@ -18,8 +19,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -29,8 +32,10 @@ import static java.util.Objects.requireNonNull;
  * before the footer, so they are often already in the tail and cost no further GET.
  *
  * @param tailStart file offset of {@code tail[0]}
+ * @param compacted set when this is the {@link CompactFooter} form planning keeps: its footer holds only some
+ * columns' chunks, and the tail is empty
  */
-public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata, long tailStart, byte[] tail, Supplier<List<BlockMetadata>> blocksSupplier)
+public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata, long tailStart, byte[] tail, Supplier<List<BlockMetadata>> blocksSupplier, Optional<CompactFooter> compacted)
 {
     public ParquetFileMetadata
     {
@@ -38,18 +43,32 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
         requireNonNull(metadata, "metadata is null");
         requireNonNull(tail, "tail is null");
         requireNonNull(blocksSupplier, "blocksSupplier is null");
+        requireNonNull(compacted, "compacted is null");
     }
 
     public ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata, long tailStart, byte[] tail)
     {
-        this(object, metadata, tailStart, tail, Suppliers.memoize(() -> {
+        this(object, metadata, tailStart, tail, rowGroupsOnce(object, metadata), Optional.empty());
+    }
+
+    /**
+     * A compact footer parsed for pruning: no bytes of the file are at hand.
+     */
+    static ParquetFileMetadata compact(S3ObjectInfo object, ParquetMetadata metadata, CompactFooter compact)
+    {
+        return new ParquetFileMetadata(object, metadata, object.size(), new byte[0], rowGroupsOnce(object, metadata), Optional.of(compact));
+    }
+
+    private static Supplier<List<BlockMetadata>> rowGroupsOnce(S3ObjectInfo object, ParquetMetadata metadata)
+    {
+        return Suppliers.memoize(() -> {
             try {
                 return allRowGroups(object, metadata);
             }
             catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }));
+        });
     }
 
     /**
@@ -118,7 +137,55 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
      */
     public int footerLength()
     {
-        return Slices.wrappedBuffer(tail).getInt(tail.length - 8);
+        return compacted.map(CompactFooter::footerLength).orElseGet(() -> Slices.wrappedBuffer(tail).getInt(tail.length - 8));
+    }
+
+    /**
+     * Compressed bytes of a row group, over all its column chunks (a compact footer keeps the sum, not the chunks).
+     */
+    public long compressedSize(int rowGroup)
+            throws IOException
+    {
+        if (compacted.isPresent()) {
+            return compacted.get().rowGroupSizes()[rowGroup];
+        }
+        return blocks().get(rowGroup).columns().stream().mapToLong(ColumnChunkMetadata::getTotalSize).sum();
+    }
+
+    /**
+     * File offsets where something the footer describes begins (page indexes, data and dictionary pages, filters,
+     * the footer), mapped to whether a bloom filter or the footer begins there: what bounds a filter written without
+     * its length. A compact footer keeps those of its filters only.
+     */
+    public NavigableMap<Long, Boolean> structureStarts()
+    {
+        if (compacted.isPresent()) {
+            return compacted.get().decodeStructureStarts();
+        }
+        TreeMap<Long, Boolean> starts = new TreeMap<>();
+        starts.put(footerStart(), true);
+        for (RowGroup rowGroup : FooterChunks.rowGroups(metadata.getParquetMetadata())) {
+            for (ColumnChunk chunk : rowGroup.isSetColumns() ? rowGroup.getColumns() : List.<ColumnChunk>of()) {
+                if (chunk.isSetColumn_index_offset()) {
+                    starts.putIfAbsent(chunk.getColumn_index_offset(), false);
+                }
+                if (chunk.isSetOffset_index_offset()) {
+                    starts.putIfAbsent(chunk.getOffset_index_offset(), false);
+                }
+                if (!chunk.isSetMeta_data()) {
+                    continue;
+                }
+                ColumnMetaData columnMetadata = chunk.getMeta_data();
+                starts.putIfAbsent(columnMetadata.getData_page_offset(), false);
+                if (columnMetadata.isSetDictionary_page_offset() && columnMetadata.getDictionary_page_offset() > 0) {
+                    starts.putIfAbsent(columnMetadata.getDictionary_page_offset(), false);
+                }
+                if (columnMetadata.isSetBloom_filter_offset()) {
+                    starts.put(columnMetadata.getBloom_filter_offset(), true);
+                }
+            }
+        }
+        return starts;
     }
 
     /**
@@ -128,11 +195,11 @@ public record ParquetFileMetadata(S3ObjectInfo object, ParquetMetadata metadata,
     public ParquetFileMetadata retainOnlyFooter()
     {
         long keepFrom = footerStart();
-        if (keepFrom <= tailStart) {
+        if (compacted.isPresent() || keepFrom <= tailStart) {
             return this;
         }
         byte[] kept = Arrays.copyOfRange(tail, (int) (keepFrom - tailStart), tail.length);
-        return new ParquetFileMetadata(object, metadata, keepFrom, kept, blocksSupplier);
+        return new ParquetFileMetadata(object, metadata, keepFrom, kept, blocksSupplier, compacted);
     }
 
     /**

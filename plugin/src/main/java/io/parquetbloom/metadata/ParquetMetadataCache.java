@@ -236,10 +236,22 @@ public class ParquetMetadataCache
         return cache.estimatedSize();
     }
 
+    /**
+     * Footers kept in either form (a file whose splits were read may have both).
+     */
     @Managed
     public long getFooterEntries()
     {
-        return entries(FooterCache.KIND);
+        return entries(FooterCache.KIND) + entries(FooterCache.COMPACT_KIND);
+    }
+
+    /**
+     * Footers kept in the compact form planning reads.
+     */
+    @Managed
+    public long getCompactFooterEntries()
+    {
+        return entries(FooterCache.COMPACT_KIND);
     }
 
     @Managed

@@ -1,5 +1,6 @@
 package io.parquetbloom.metadata;
 
+import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -79,18 +80,92 @@ public class ParquetMetadataReader
     }
 
     /**
-     * The file's footer for pruning it: when read now, with all the bytes read, so that dictionary pages among them
-     * cost no further GET. The caller holds the tail only while it prunes the file.
+     * The file's footer for pruning it at planning: the compact form when cached and covering the constrained
+     * columns (else read, and the compact form of those columns and the ones it covered kept); when read now, with all
+     * the bytes read, so that dictionary pages among them cost no further GET. The caller holds the tail only while
+     * it prunes the file, and passes it to {@link #keepForReading} when splits of the file will be read.
      *
      * @param readWhole a file of at most this many bytes is read whole (0: never), as trino-parquet reads small files:
      * one GET brings the dictionaries too
-     * @param columns the constrained top-level columns (lower case), whose filters pruning asks for next
+     * @param filterColumns the top-level columns (lower case) whose filters pruning asks for next
+     * @param constrainedColumns the top-level columns (lower case) the plan constrains, whose chunks pruning reads
      */
-    public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> columns, ReadStats stats)
+    public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> filterColumns, Set<String> constrainedColumns, ReadStats stats)
+    {
+        FileKey key = FileKey.of(object);
+        Optional<ParquetFileMetadata> full = key.cacheable() ? footers.getIfPresent(key) : Optional.empty();
+        if (!key.cacheable() || full.isPresent()) {
+            return footerForReading(object, table, readWhole, filterColumns, stats);
+        }
+        Optional<CompactFooter> compact = footers.compactIfPresent(key);
+        if (compact.isPresent() && compact.get().covers(constrainedColumns)) {
+            Optional<ParquetFileMetadata> expanded = expand(key, compact.get(), object);
+            if (expanded.isPresent()) {
+                stats.cache().footer(true);
+                return expanded.get();
+            }
+        }
+        stats.cache().footer(false);
+        Set<String> columns = ImmutableSet.<String>builder().addAll(constrainedColumns).addAll(compact.map(CompactFooter::columns).orElse(Set.of())).build();
+        FooterLoad load = new FooterLoad(object, table, tailSize(object, table, readWhole, Optional.of(filterColumns)), false, stats);
+        CompactFooter kept;
+        if (compact.isEmpty()) {
+            kept = footers.compact(key, () -> CompactFooter.of(load.load(), columns));
+        }
+        else {
+            kept = CompactFooter.of(load.load(), columns);
+            footers.replaceCompact(key, kept);
+        }
+        load.keepTailContents(key);
+        if (load.read != null) {
+            return load.read;
+        }
+        // another query read it meanwhile, maybe for other columns
+        Optional<ParquetFileMetadata> expanded = kept.covers(constrainedColumns) ? expand(key, kept, object) : Optional.empty();
+        return expanded.orElseGet(() -> footerForReading(object, table, readWhole, filterColumns, stats));
+    }
+
+    /**
+     * A compact footer parsed; none when it cannot be (then it is dropped, and the footer read again).
+     */
+    private Optional<ParquetFileMetadata> expand(FileKey key, CompactFooter compact, S3ObjectInfo object)
+    {
+        try {
+            return Optional.of(compact.expand(object));
+        }
+        catch (RuntimeException e) {
+            footers.invalidateCompact(key);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Keeps the whole footer of a file that planning read and whose splits will be read, so that the reader does not
+     * read it again; a compact footer is not kept (the reader reads the footer, from the disk tier or S3).
+     */
+    public void keepForReading(ParquetFileMetadata file)
+    {
+        FileKey key = FileKey.of(file.object());
+        if (file.compacted().isEmpty() && key.cacheable()) {
+            footers.putIfAbsent(key, file);
+        }
+    }
+
+    /**
+     * The file's whole footer for reading a split of it, pruning it first: when read now, with all the bytes read, as
+     * {@link #footerForPruning}.
+     */
+    public ParquetFileMetadata footerForReading(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> columns, ReadStats stats)
     {
         // pruning asks for the constrained columns' filters next (filters()), taking them from this tail:
         // only those are cached, so the budget holds what lookups probe, not every column's filter
         return read(object, table, readWhole, Optional.of(columns), false, stats);
+    }
+
+    private int tailSize(S3ObjectInfo object, SchemaTableName table, long readWhole, Optional<Set<String>> columns)
+    {
+        int learnedTail = tailSizes.tailSize(table, columns);
+        return object.size() <= readWhole ? (int) Math.max(object.size(), learnedTail) : learnedTail;
     }
 
     /**
@@ -100,8 +175,7 @@ public class ParquetMetadataReader
     private ParquetFileMetadata read(S3ObjectInfo object, SchemaTableName table, long readWhole, Optional<Set<String>> columns, boolean keepAllFilters, ReadStats stats)
     {
         FileKey key = FileKey.of(object);
-        int learnedTail = tailSizes.tailSize(table, columns);
-        int tailSize = object.size() <= readWhole ? (int) Math.max(object.size(), learnedTail) : learnedTail;
+        int tailSize = tailSize(object, table, readWhole, columns);
         if (!key.cacheable()) {
             // no version to key it by: read it for this query only
             stats.cache().footer(false);
@@ -113,15 +187,44 @@ public class ParquetMetadataReader
             return cached.get();
         }
         stats.cache().footer(false);
-        Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filtersInTail = new HashMap<>();
-        Map<BloomFilterKey, ChunkDictionary.Result> dictionariesInTail = new HashMap<>();
-        ParquetFileMetadata[] read = new ParquetFileMetadata[1];
-        ParquetFileMetadata footer = footers.get(key, () -> {
+        FooterLoad load = new FooterLoad(object, table, tailSize, keepAllFilters, stats);
+        ParquetFileMetadata footer = footers.get(key, load::load);
+        load.keepTailContents(key);
+        return load.read != null ? load.read : footer;
+    }
+
+    /**
+     * One read of a footer, from the disk tier or S3, and what its tail brought besides.
+     */
+    private final class FooterLoad
+    {
+        private final S3ObjectInfo object;
+        private final SchemaTableName table;
+        private final int tailSize;
+        private final boolean keepAllFilters;
+        private final ReadStats stats;
+        private final Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filtersInTail = new HashMap<>();
+        private final Map<BloomFilterKey, ChunkDictionary.Result> dictionariesInTail = new HashMap<>();
+        // with all the bytes read; null until read, and when the disk tier answered
+        private ParquetFileMetadata read;
+
+        FooterLoad(S3ObjectInfo object, SchemaTableName table, int tailSize, boolean keepAllFilters, ReadStats stats)
+        {
+            this.object = object;
+            this.table = table;
+            this.tailSize = tailSize;
+            this.keepAllFilters = keepAllFilters;
+            this.stats = stats;
+        }
+
+        ParquetFileMetadata load()
+        {
             Optional<ParquetFileMetadata> onDisk = disk.footer(object, stats.cache());
             if (onDisk.isPresent()) {
                 // after a restart, the tail sizes are learned from what the disk kept
                 tailSizes.learn(table, onDisk.get());
-                return onDisk.get();
+                read = onDisk.get();
+                return read;
             }
             ParquetFileMetadata file = FooterReader.readFooter(store, object, tailSize, stats.requests());
             disk.keepFooter(file);
@@ -130,14 +233,19 @@ public class ParquetMetadataReader
                 filtersInTail.putAll(parseFiltersInTail(file));
             }
             dictionariesInTail.putAll(parseDictionariesOfWholeFile(file));
-            read[0] = file;
+            read = file;
             return file;
-        });
-        // the tail's filters and dictionaries become entries of their own (folded, hashed), so the footer entry keeps
-        // no bytes but the footer's
-        filtersInTail.forEach((filter, result) -> keepFilter(key, filter, new BloomFilterCache.Cached.Filter(result), footer.valueCount(filter)));
-        dictionariesInTail.forEach((chunk, result) -> dictionaries.put(new DictionaryCache.Key(key, chunk), result));
-        return read[0] != null ? read[0] : footer;
+        }
+
+        /**
+         * The tail's filters and dictionaries become entries of their own (folded, hashed), so the footer entry keeps
+         * no bytes but the footer's.
+         */
+        void keepTailContents(FileKey key)
+        {
+            filtersInTail.forEach((filter, result) -> keepFilter(key, filter, new BloomFilterCache.Cached.Filter(result), read.valueCount(filter)));
+            dictionariesInTail.forEach((chunk, result) -> dictionaries.put(new DictionaryCache.Key(key, chunk), result));
+        }
     }
 
     /**

@@ -161,6 +161,17 @@ public record PruningPlan(
     }
 
     /**
+     * The top-level columns the plan constrains (lower case): those whose column chunks pruning reads.
+     */
+    public Set<String> constrainedColumns()
+    {
+        if (none) {
+            return ImmutableSet.of();
+        }
+        return columnDomains.keySet().stream().map(column -> column.name().toLowerCase(Locale.ROOT)).collect(toImmutableSet());
+    }
+
+    /**
      * Files of at most this many bytes are read whole when their footer is read for pruning (0: never): where
      * dictionaries may prune, one GET then brings them too, as trino-parquet reads a small file.
      */

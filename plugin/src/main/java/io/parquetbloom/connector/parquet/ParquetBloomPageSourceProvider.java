@@ -155,7 +155,7 @@ public final class ParquetBloomPageSourceProvider
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
         // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
-        ParquetFileMetadata file = metadataReader.footerForPruning(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), readStats);
+        ParquetFileMetadata file = metadataReader.footerForReading(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split);
         // the columns resolved once: the pruner uses the fields of the constrained ones
         Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
