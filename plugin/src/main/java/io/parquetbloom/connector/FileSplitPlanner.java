@@ -167,6 +167,7 @@ final class FileSplitPlanner
         metrics.put("filesPrunedBeforeSplits", new LongCount(filesPruned.get()));
         metrics.put("filesFailedOpenBeforeSplits", new LongCount(filesFailedOpen.get()));
         metrics.put("planningMetadataCacheFooterHits", new LongCount(pruningReads.cache().footerHits()));
+        metrics.put("planningMetadataCacheCompactFooterHits", new LongCount(pruningReads.cache().compactFooterHits()));
         metrics.put("planningMetadataCacheFilterHits", new LongCount(pruningReads.cache().filterHits()));
         metrics.put("planningMetadataDiskHits", new LongCount(pruningReads.cache().diskHits()));
         metrics.put("planningMetadataDiskBytesRead", new LongCount(pruningReads.cache().diskBytesRead()));

@@ -7,6 +7,7 @@ public final class MetadataCacheStats
 {
     private long footerHits;
     private long footerMisses;
+    private long compactFooterHits;
     private long filterHits;
     private long filterMisses;
     private long diskHits;
@@ -20,6 +21,15 @@ public final class MetadataCacheStats
         else {
             footerMisses++;
         }
+    }
+
+    /**
+     * A footer hit answered by the compact form planning keeps (counted as a footer hit too).
+     */
+    synchronized void compactFooterHit()
+    {
+        footerHits++;
+        compactFooterHits++;
     }
 
     synchronized void filters(long hits, long misses)
@@ -50,6 +60,11 @@ public final class MetadataCacheStats
     public synchronized long footerHits()
     {
         return footerHits;
+    }
+
+    public synchronized long compactFooterHits()
+    {
+        return compactFooterHits;
     }
 
     public synchronized long footerMisses()

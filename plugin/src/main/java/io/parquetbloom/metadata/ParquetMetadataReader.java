@@ -101,7 +101,7 @@ public class ParquetMetadataReader
         if (compact.isPresent() && compact.get().covers(constrainedColumns)) {
             Optional<ParquetFileMetadata> expanded = expand(key, compact.get(), object);
             if (expanded.isPresent()) {
-                stats.cache().footer(true);
+                stats.cache().compactFooterHit();
                 return expanded.get();
             }
         }

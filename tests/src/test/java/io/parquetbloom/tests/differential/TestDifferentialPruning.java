@@ -330,7 +330,7 @@ final class TestDifferentialPruning
             nanosBySide.merge(side, System.nanoTime() - start, Long::sum);
             if (lake) {
                 QueryMetrics metrics = QueryMetrics.of(runner, result.queryId());
-                for (String name : List.of("RowGroupsPrunedByDictionary", "DictionariesUnusable", "RowGroupsPrunedByBloomFilter", "MetadataDiskHits")) {
+                for (String name : List.of("RowGroupsPrunedByDictionary", "DictionariesUnusable", "RowGroupsPrunedByBloomFilter", "MetadataDiskHits", "MetadataCacheCompactFooterHits")) {
                     String worker = Character.toLowerCase(name.charAt(0)) + name.substring(1);
                     coverage.merge(worker, metrics.get("planning" + name) + metrics.get(worker), Long::sum);
                 }
