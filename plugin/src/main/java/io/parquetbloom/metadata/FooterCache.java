@@ -5,6 +5,8 @@ import com.google.inject.Inject;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 /**
  * Footers by object version, in two forms: parsed whole, for the files whose splits are read (and the health
  * tables), and {@link CompactFooter compact}, for planning, which touches every file of a table but reads little of
@@ -28,12 +30,21 @@ public class FooterCache
         this.footers = budget.region(KIND, ParquetFileMetadata.class, key -> key,
                 (FileKey key, ParquetFileMetadata file) -> 2L * key.location().length() + file.tail().length + 11L * file.footerLength() + 1024);
         this.compactFooters = budget.region(COMPACT_KIND, CompactFooter.class, key -> key,
-                (FileKey key, CompactFooter footer) -> 2L * key.location().length() + footer.retainedBytes());
+                // with the key's strings and the cache's entry around it
+                (FileKey key, CompactFooter footer) -> 2L * key.location().length() + key.etag().length() + footer.retainedBytes() + 128);
     }
 
     public Optional<ParquetFileMetadata> getIfPresent(FileKey key)
     {
         return footers.getIfPresent(key);
+    }
+
+    /**
+     * The whole footer if kept, without counting a hit or miss: planning looks here only after the compact form.
+     */
+    public Optional<ParquetFileMetadata> peek(FileKey key)
+    {
+        return footers.peek(key);
     }
 
     /**
@@ -49,6 +60,7 @@ public class FooterCache
      */
     public void putIfAbsent(FileKey key, ParquetFileMetadata file)
     {
+        checkArgument(file.compacted().isEmpty(), "a compact footer is not a whole one: %s", key);
         footers.putIfAbsent(key, file.retainOnlyFooter());
     }
 
@@ -66,11 +78,12 @@ public class FooterCache
     }
 
     /**
-     * Replaces the compact footer kept (one covering fewer columns) with this one.
+     * Keeps a compact footer, or of it and the one kept the one that covers the other's columns (this one when
+     * neither does): queries that extend one file's form with different columns at once lose no more than a re-read.
      */
-    public void replaceCompact(FileKey key, CompactFooter footer)
+    public void keepCompact(FileKey key, CompactFooter footer)
     {
-        compactFooters.merge(key, footer, (_, added) -> added);
+        compactFooters.merge(key, footer, (kept, added) -> kept.covers(added.columns()) && !added.covers(kept.columns()) ? kept : added);
     }
 
     public void invalidateCompact(FileKey key)

@@ -24,12 +24,14 @@ public final class MetadataCacheStats
     }
 
     /**
-     * A footer hit answered by the compact form planning keeps (counted as a footer hit too).
+     * @param compact whether the compact form planning keeps answered (a footer hit too)
      */
-    synchronized void compactFooterHit()
+    synchronized void footer(boolean hit, boolean compact)
     {
-        footerHits++;
-        compactFooterHits++;
+        footer(hit);
+        if (hit && compact) {
+            compactFooterHits++;
+        }
     }
 
     synchronized void filters(long hits, long misses)

@@ -149,6 +149,14 @@ public class ParquetMetadataCache
         }
 
         /**
+         * The cached value, counting no hit or miss (the policy still sees the access).
+         */
+        public Optional<V> peek(K key)
+        {
+            return Optional.ofNullable(valueType.cast(cache.asMap().get(new Key(this, key))));
+        }
+
+        /**
          * The cached value, or the loader's, which is then kept; concurrent callers for one key load once.
          */
         public V get(K key, Supplier<V> loader)

@@ -81,9 +81,10 @@ public class ParquetMetadataReader
 
     /**
      * The file's footer for pruning it at planning: the compact form when cached and covering the constrained
-     * columns (else read, and the compact form of those columns and the ones it covered kept); when read now, with all
-     * the bytes read, so that dictionary pages among them cost no further GET. The caller holds the tail only while
-     * it prunes the file, and passes it to {@link #keepForReading} when splits of the file will be read.
+     * columns, else the whole footer when cached, else read (and a compact form of those columns and the ones the
+     * cached form covered kept); when read now, with all the bytes read, so that dictionary pages among them cost no
+     * further GET. The caller holds the tail only while it prunes the file, and passes it to
+     * {@link #keepForReading} when splits of the file will be read.
      *
      * @param readWhole a file of at most this many bytes is read whole (0: never), as trino-parquet reads small files:
      * one GET brings the dictionaries too
@@ -93,36 +94,41 @@ public class ParquetMetadataReader
     public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> filterColumns, Set<String> constrainedColumns, ReadStats stats)
     {
         FileKey key = FileKey.of(object);
-        Optional<ParquetFileMetadata> full = key.cacheable() ? footers.getIfPresent(key) : Optional.empty();
-        if (!key.cacheable() || full.isPresent()) {
-            return footerForReading(object, table, readWhole, filterColumns, stats);
+        if (!key.cacheable()) {
+            return read(object, table, readWhole, Optional.of(filterColumns), false, stats);
         }
         Optional<CompactFooter> compact = footers.compactIfPresent(key);
-        if (compact.isPresent() && compact.get().covers(constrainedColumns)) {
-            Optional<ParquetFileMetadata> expanded = expand(key, compact.get(), object);
-            if (expanded.isPresent()) {
-                stats.cache().compactFooterHit();
-                return expanded.get();
-            }
+        Optional<ParquetFileMetadata> cached = compact.filter(form -> form.covers(constrainedColumns)).flatMap(form -> expand(key, form, object))
+                .or(() -> footers.peek(key));
+        stats.cache().footer(cached.isPresent(), cached.map(file -> file.compacted().isPresent()).orElse(false));
+        if (cached.isPresent()) {
+            return cached.get();
         }
-        stats.cache().footer(false);
         Set<String> columns = ImmutableSet.<String>builder().addAll(constrainedColumns).addAll(compact.map(CompactFooter::columns).orElse(Set.of())).build();
         FooterLoad load = new FooterLoad(object, table, tailSize(object, table, readWhole, Optional.of(filterColumns)), false, stats);
-        CompactFooter kept;
-        if (compact.isEmpty()) {
-            kept = footers.compact(key, () -> CompactFooter.of(load.load(), columns));
+        return readForPruning(key, load, columns, compact.isEmpty());
+    }
+
+    /**
+     * Reads a footer for pruning and keeps its compact form for {@code columns}. The first read of a file is shared by
+     * the queries that ask for it meanwhile; a form that another one kept serves when it covers the columns.
+     */
+    private ParquetFileMetadata readForPruning(FileKey key, FooterLoad load, Set<String> columns, boolean firstForm)
+    {
+        if (firstForm) {
+            CompactFooter kept = footers.compact(key, () -> CompactFooter.of(load.load(), columns));
+            if (load.read().isEmpty() && kept.covers(columns)) {
+                Optional<ParquetFileMetadata> expanded = expand(key, kept, load.object());
+                if (expanded.isPresent()) {
+                    return expanded.get();
+                }
+            }
         }
-        else {
-            kept = CompactFooter.of(load.load(), columns);
-            footers.replaceCompact(key, kept);
+        if (load.read().isEmpty()) {
+            footers.keepCompact(key, CompactFooter.of(load.load(), columns));
         }
         load.keepTailContents(key);
-        if (load.read != null) {
-            return load.read;
-        }
-        // another query read it meanwhile, maybe for other columns
-        Optional<ParquetFileMetadata> expanded = kept.covers(constrainedColumns) ? expand(key, kept, object) : Optional.empty();
-        return expanded.orElseGet(() -> footerForReading(object, table, readWhole, filterColumns, stats));
+        return load.read().orElseThrow();
     }
 
     /**
@@ -141,7 +147,8 @@ public class ParquetMetadataReader
 
     /**
      * Keeps the whole footer of a file that planning read and whose splits will be read, so that the reader does not
-     * read it again; a compact footer is not kept (the reader reads the footer, from the disk tier or S3).
+     * read it again. A coordinator that runs no splits keeps it until eviction: planning itself prefers the compact
+     * form, so it is not used again and goes first.
      */
     public void keepForReading(ParquetFileMetadata file)
     {
@@ -152,14 +159,27 @@ public class ParquetMetadataReader
     }
 
     /**
-     * The file's whole footer for reading a split of it, pruning it first: when read now, with all the bytes read, as
-     * {@link #footerForPruning}.
+     * The file's footer for reading a split of it, pruning it first: the compact form when cached and holding every
+     * column the reader reads (the reader needs only those columns' chunks and the row groups), else the whole
+     * footer, cached or read as {@link #footerForPruning} reads it and then kept.
+     *
+     * @param filterColumns the top-level columns (lower case) whose filters pruning asks for next
+     * @param readColumns the top-level columns (lower case) the reader reads or filters on
      */
-    public ParquetFileMetadata footerForReading(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> columns, ReadStats stats)
+    public ParquetFileMetadata footerForReading(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> filterColumns, Set<String> readColumns, ReadStats stats)
     {
+        FileKey key = FileKey.of(object);
+        if (key.cacheable()) {
+            // as planning does, the compact form first: a whole footer used by no reader then goes first
+            Optional<ParquetFileMetadata> compact = footers.compactIfPresent(key).filter(form -> form.covers(readColumns)).flatMap(form -> expand(key, form, object));
+            if (compact.isPresent()) {
+                stats.cache().footer(true, true);
+                return compact.get();
+            }
+        }
         // pruning asks for the constrained columns' filters next (filters()), taking them from this tail:
         // only those are cached, so the budget holds what lookups probe, not every column's filter
-        return read(object, table, readWhole, Optional.of(columns), false, stats);
+        return read(object, table, readWhole, Optional.of(filterColumns), false, stats);
     }
 
     private int tailSize(S3ObjectInfo object, SchemaTableName table, long readWhole, Optional<Set<String>> columns)
@@ -190,7 +210,7 @@ public class ParquetMetadataReader
         FooterLoad load = new FooterLoad(object, table, tailSize, keepAllFilters, stats);
         ParquetFileMetadata footer = footers.get(key, load::load);
         load.keepTailContents(key);
-        return load.read != null ? load.read : footer;
+        return load.read().orElse(footer);
     }
 
     /**
@@ -205,7 +225,7 @@ public class ParquetMetadataReader
         private final ReadStats stats;
         private final Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filtersInTail = new HashMap<>();
         private final Map<BloomFilterKey, ChunkDictionary.Result> dictionariesInTail = new HashMap<>();
-        // with all the bytes read; null until read, and when the disk tier answered
+        // with all the bytes read; null until read
         private ParquetFileMetadata read;
 
         FooterLoad(S3ObjectInfo object, SchemaTableName table, int tailSize, boolean keepAllFilters, ReadStats stats)
@@ -219,6 +239,9 @@ public class ParquetMetadataReader
 
         ParquetFileMetadata load()
         {
+            if (read != null) {
+                return read;
+            }
             Optional<ParquetFileMetadata> onDisk = disk.footer(object, stats.cache());
             if (onDisk.isPresent()) {
                 // after a restart, the tail sizes are learned from what the disk kept
@@ -241,6 +264,19 @@ public class ParquetMetadataReader
          * The tail's filters and dictionaries become entries of their own (folded, hashed), so the footer entry keeps
          * no bytes but the footer's.
          */
+        S3ObjectInfo object()
+        {
+            return object;
+        }
+
+        /**
+         * The footer this load read, with all the bytes read; empty until it ran.
+         */
+        Optional<ParquetFileMetadata> read()
+        {
+            return Optional.ofNullable(read);
+        }
+
         void keepTailContents(FileKey key)
         {
             filtersInTail.forEach((filter, result) -> keepFilter(key, filter, new BloomFilterCache.Cached.Filter(result), read.valueCount(filter)));

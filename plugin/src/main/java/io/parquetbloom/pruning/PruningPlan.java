@@ -154,10 +154,7 @@ public record PruningPlan(
      */
     public Set<String> filterColumns()
     {
-        if (none || !options.bloomFilters()) {
-            return ImmutableSet.of();
-        }
-        return columnDomains.keySet().stream().map(column -> column.name().toLowerCase(Locale.ROOT)).collect(toImmutableSet());
+        return options.bloomFilters() ? constrainedColumns() : ImmutableSet.of();
     }
 
     /**

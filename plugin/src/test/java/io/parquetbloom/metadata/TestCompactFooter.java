@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The compact footer planning keeps reads, for the columns it covers, exactly as the file's footer does (row groups,
@@ -109,11 +110,16 @@ final class TestCompactFooter
         assertThat(reader.footerForPruning(object, TABLE, 0, Set.of(), Set.of("num"), new ReadStats()).compacted().orElseThrow().columns()).containsExactlyInAnyOrder("serial", "num");
         assertThat(store.gets()).isEqualTo(2);
 
-        // a split's reader needs the whole footer: read once more, unless planning kept it for the reader
-        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), new ReadStats()).compacted()).isEmpty();
+        // a split's reader of columns the compact form holds reads with it
+        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "num"), new ReadStats()).compacted()).isPresent();
+        assertThat(store.gets()).isEqualTo(2);
+        // one reading another column needs the whole footer: read once more, then kept
+        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "fallback"), new ReadStats()).compacted()).isEmpty();
         assertThat(store.gets()).isEqualTo(3);
-        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), new ReadStats()).compacted()).isEmpty();
+        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "fallback"), new ReadStats()).compacted()).isEmpty();
         assertThat(store.gets()).isEqualTo(3);
+        // the compact form still serves where it holds the columns
+        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial"), new ReadStats()).compacted()).isPresent();
         // with the whole footer cached, planning uses it
         assertThat(reader.footerForPruning(object, TABLE, 0, Set.of(), Set.of("fallback"), new ReadStats()).compacted()).isEmpty();
         assertThat(store.gets()).isEqualTo(3);
@@ -126,13 +132,15 @@ final class TestCompactFooter
         TestingMetadata metadata = TestingMetadata.create(store);
         ParquetFileMetadata read = metadata.reader().footerForPruning(store.object(), TABLE, 0, Set.of(), Set.of("serial"), new ReadStats());
         metadata.reader().keepForReading(read);
-        metadata.reader().footerForReading(store.object(), TABLE, 0, Set.of("serial"), new ReadStats());
+        metadata.reader().footerForReading(store.object(), TABLE, 0, Set.of("serial"), Set.of("serial", "num", "fallback"), new ReadStats());
         assertThat(store.gets()).isEqualTo(1);
         // a compact footer is never handed to a reader
         ParquetFileMetadata compact = CompactFooter.of(read, Set.of("serial")).expand(store.object());
         TestingMetadata other = TestingMetadata.create(store);
         other.reader().keepForReading(compact);
         assertThat(other.budget().getFooterEntries()).isZero();
+        assertThatThrownBy(() -> new FooterCache(other.budget()).putIfAbsent(FileKey.of(store.object()), compact))
+                .hasMessageContaining("a compact footer is not a whole one");
     }
 
     private static void assertReadsAlike(ParquetFileMetadata full, ParquetFileMetadata compact, Set<String> columns)

@@ -30,6 +30,7 @@ public final class ParquetBloomQueryRunner
         private final Map<String, String> catalogProperties = new LinkedHashMap<>();
         private final Map<String, Map<String, String>> extraCatalogs = new LinkedHashMap<>();
         private int workers = 1;
+        private boolean coordinatorRunsSplits;
 
         private Builder()
         {
@@ -61,6 +62,16 @@ public final class ParquetBloomQueryRunner
         }
 
         /**
+         * The coordinator runs splits too (node-scheduler.include-coordinator), as a single-node server does: its page
+         * sources then find what planning cached on the same node.
+         */
+        public Builder withCoordinatorRunningSplits()
+        {
+            this.coordinatorRunsSplits = true;
+            return this;
+        }
+
+        /**
          * A property of catalog {@code lake}, replacing the default if there is one.
          */
         public Builder withCatalogProperty(String name, String value)
@@ -88,7 +99,7 @@ public final class ParquetBloomQueryRunner
                     .build();
             DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
                     .setWorkerCount(workers)
-                    .addExtraProperty("node-scheduler.include-coordinator", "false")
+                    .addExtraProperty("node-scheduler.include-coordinator", Boolean.toString(coordinatorRunsSplits))
                     .build();
             try {
                 runner.installPlugin(new ParquetBloomPlugin());

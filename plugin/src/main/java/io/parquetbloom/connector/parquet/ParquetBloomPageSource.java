@@ -216,6 +216,7 @@ public final class ParquetBloomPageSource
         metrics.put("s3ThrottledAttempts", new LongCount(requestStats.throttledAttempts()));
         metrics.put("s3FailedAttempts", new LongCount(requestStats.failedAttempts()));
         metrics.put("metadataCacheFooterHits", new LongCount(cacheStats.footerHits()));
+        metrics.put("metadataCacheCompactFooterHits", new LongCount(cacheStats.compactFooterHits()));
         metrics.put("metadataCacheFooterMisses", new LongCount(cacheStats.footerMisses()));
         metrics.put("metadataCacheFilterHits", new LongCount(cacheStats.filterHits()));
         metrics.put("metadataCacheFilterMisses", new LongCount(cacheStats.filterMisses()));

@@ -66,14 +66,17 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.stream.Stream;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
 import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
@@ -155,7 +158,7 @@ public final class ParquetBloomPageSourceProvider
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
         // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
-        ParquetFileMetadata file = metadataReader.footerForReading(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), readStats);
+        ParquetFileMetadata file = metadataReader.footerForReading(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), fileColumns(columns, constraint), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split);
         // the columns resolved once: the pruner uses the fields of the constrained ones
         Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
@@ -166,6 +169,17 @@ public final class ParquetBloomPageSourceProvider
         }
         // a footer read just now comes with its whole tail, which only pruning uses
         return openReader(split, object, file.retainOnlyFooter(), columns, fields, selection, plan.options().noMatchCache(), readStats);
+    }
+
+    /**
+     * The data columns (lower case) the reader reads or filters on: what a compact footer must hold to serve it.
+     */
+    private static Set<String> fileColumns(List<ParquetBloomColumnHandle> columns, TupleDomain<ParquetBloomColumnHandle> constraint)
+    {
+        return Stream.concat(columns.stream(), constraint.getDomains().orElse(Map.of()).keySet().stream())
+                .filter(column -> !column.partitionKey())
+                .map(column -> column.name().toLowerCase(Locale.ROOT))
+                .collect(toImmutableSet());
     }
 
     /**

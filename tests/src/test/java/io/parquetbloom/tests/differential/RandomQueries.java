@@ -90,6 +90,11 @@ final class RandomQueries
             predicate = "%s = %s".formatted(name, value(table, first, random));
             return new RandomQuery("count", "SELECT CAST(NULL AS bigint) AS id, CAST(count(*) AS varchar) || '|' || CAST(count(%s) AS varchar) AS v FROM %s WHERE %s".formatted(table.columns().get(second).sqlName(), TABLE, predicate));
         }
+        if (random.nextInt(5) == 0) {
+            // nothing read but the predicate's columns: a reader on the node that planned reads with the compact
+            // footer planning kept
+            return new RandomQuery("count of the predicate", "SELECT CAST(NULL AS bigint) AS id, CAST(count(*) AS varchar) AS v FROM %s WHERE %s".formatted(TABLE, predicate));
+        }
         Set<RandomTable.Column> projection = new LinkedHashSet<>(List.of(column, table.columns().get(second)));
         if (random.nextInt(3) == 0) {
             projection.add(table.columns().get(random.nextInt(table.columns().size())));
