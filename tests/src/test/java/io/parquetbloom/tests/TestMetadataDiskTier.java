@@ -7,6 +7,7 @@ import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +29,8 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 /**
  * The metadata disk tier end to end, with a memory budget far below the table's metadata: warm lookups find every
  * footer and filter on local disk (no GET), a restarted server answers its first lookup from the disk (LISTs only),
- * only the constrained column's filters are kept, and a damaged disk tier costs GETs, never rows.
+ * only the constrained column's filters are kept, and a damaged disk tier costs GETs, never rows; and the compact
+ * footers planning keeps in memory serve the readers that read only their columns.
  */
 @TestInstance(PER_CLASS)
 final class TestMetadataDiskTier
@@ -101,6 +103,45 @@ final class TestMetadataDiskTier
             assertThat(count(runner, target.deviceId())).isEqualTo(expected);
             assertThat(proxy.counts().gets()).isPositive();
             assertThat(count(runner, absent(4))).isZero();
+        }
+    }
+
+    /**
+     * On one node that plans and reads (a single-node server), a reader whose columns the compact footer planning
+     * kept holds reads with it, with no footer GET, and returns the right rows; one that reads other columns reads
+     * the whole footer.
+     */
+    @Test
+    void readersUseTheCompactFooterWhereItHoldsTheirColumns()
+            throws Exception
+    {
+        try (DistributedQueryRunner runner = ParquetBloomQueryRunner.builder()
+                .withEndpoint(proxy.endpoint())
+                .withWorkers(0)
+                .withCoordinatorRunningSplits()
+                .withCatalogProperty("no-match-cache.enabled", "false")
+                .build()) {
+            // planning keeps every file's footer compact, and no whole one: no row group survives
+            String absent = new UUID(0x7777_0000_0000_0000L, 1).toString();
+            assertThat(runner.execute("SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent)).getOnlyValue()).isEqualTo(0L);
+
+            TelemetryRow target = lake.events().get(5_000);
+            List<TelemetryRow> expected = lake.events().stream().filter(row -> row.deviceId().equals(target.deviceId())).toList();
+            MaterializedResultWithPlan counted = runner.executeWithPlan(runner.getDefaultSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(target.deviceId()));
+            assertThat(counted.result().getOnlyValue()).isEqualTo((long) expected.size());
+            QueryMetrics countMetrics = QueryMetrics.of(runner, counted.queryId());
+            // every split read with the compact footer: the key column's chunks are all it reads
+            assertThat(countMetrics.get("metadataCacheCompactFooterHits")).isPositive();
+            assertThat(countMetrics.get("metadataCacheFooterMisses")).isZero();
+            assertThat(countMetrics.get("s3PlanningGetRequests")).isZero();
+
+            MaterializedResultWithPlan read = runner.executeWithPlan(runner.getDefaultSession(), "SELECT trace_id, seq FROM events WHERE device_id = '%s'".formatted(target.deviceId()));
+            assertThat(read.result().getMaterializedRows().stream().map(MaterializedRow::getFields).toList())
+                    .containsExactlyInAnyOrderElementsOf(expected.stream().map(row -> List.<Object>of(row.traceId(), row.seq())).toList());
+            QueryMetrics readMetrics = QueryMetrics.of(runner, read.queryId());
+            // other columns: the whole footer, read once per file
+            assertThat(readMetrics.get("metadataCacheCompactFooterHits")).isZero();
+            assertThat(readMetrics.get("metadataCacheFooterMisses")).isEqualTo(countMetrics.get("metadataCacheCompactFooterHits"));
         }
     }
 
