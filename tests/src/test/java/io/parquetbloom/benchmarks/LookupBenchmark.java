@@ -70,9 +70,18 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults) {}
 
-    record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput, long filesScheduled) {}
+    /**
+     * @param faults per query, under {@code --faults}: faults injected into its GETs, and (ours only, -1 for Hive)
+     * the S3 retries and throttled attempts its metrics report
+     */
+    record Result(String workload, String catalog, String phase, int runs, long gets, long bytes, long lists, double p50, double p95, double p99, long rows, double throughput, long filesScheduled, FaultCounts faults) {}
+
+    record FaultCounts(double injected, double retries, double throttled)
+    {
+        static final FaultCounts NONE = new FaultCounts(0, 0, 0);
+    }
 
     public static void main(String[] args)
             throws Exception
@@ -83,6 +92,7 @@ public final class LookupBenchmark
         List<Result> results = run(options);
         System.out.println();
         System.out.println(markdown(results));
+        options.faults().ifPresent(mix -> System.out.println(faultsMarkdown(mix, results)));
         if (options.budgetRatios()) {
             System.out.println(MetadataBudgets.markdown(results, budgets));
         }
@@ -139,6 +149,9 @@ public final class LookupBenchmark
         @Option(names = "--disk-tier", description = "with --budget-ratios: each ratio also with the local disk tier (metadata-cache.disk.directory)")
         boolean diskTier;
 
+        @Option(names = "--faults", split = ",", description = "fractions of object GETs the proxies answer 503 SlowDown and cut halfway, ours and Hive's alike, e.g. 0.05,0.02")
+        List<Double> faults = List.of();
+
         @Option(names = "--smoke", description = "a tiny run for tests: 4 files of 3,000 rows, 1 run, no latency; flags given explicitly still win")
         boolean smoke;
     }
@@ -161,7 +174,19 @@ public final class LookupBenchmark
         }
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
-                !flags.budgetRatios.isEmpty());
+                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults));
+    }
+
+    private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions)
+    {
+        if (fractions.isEmpty()) {
+            return Optional.empty();
+        }
+        if (fractions.size() != 2 || fractions.stream().anyMatch(fraction -> fraction < 0 || fraction > 0.5)) {
+            throw new ParameterException(commandLine, "--faults takes two fractions between 0 and 0.5, SlowDown and cut bodies: " + fractions);
+        }
+        return Optional.of(new CountingProxy.FaultMix("slowdown %s, cut %s".formatted(fractions.get(0), fractions.get(1)),
+                Map.of(CountingProxy.Fault.SLOW_DOWN, fractions.get(0), CountingProxy.Fault.CUT_BODY, fractions.get(1)), 2025, 0));
     }
 
     private static void applySmoke(Flags flags, ParseResult parsed)
@@ -275,6 +300,12 @@ public final class LookupBenchmark
     {
         long baselineHeap = usedHeapAfterGc();
         Keys keys = Keys.of(runner);
+        options.faults().ifPresent(mix -> {
+            // the keys are chosen; from now on every catalog's GETs meet the same mix of faults
+            progress("injecting faults into object GETs: " + mix.name());
+            ours.injectFaults(mix);
+            hive.injectFaults(mix);
+        });
         List<String> in2000 = new ArrayList<>();
         for (int i = 0; i < HOT_DEVICES; i++) {
             in2000.add(DemoDataset.hotDeviceId(i));
@@ -318,7 +349,7 @@ public final class LookupBenchmark
                         throw new IllegalStateException("%s: %s returned other rows than %s:%n%s%nvs%n%s".formatted(workload.name(), catalog, options.catalogs().getFirst(), measured.result(), expected));
                     }
                     results.add(new Result(workload.name(), catalog, phase, options.runs(), measured.gets(), measured.bytes(), measured.lists(),
-                            BenchmarkReports.percentile(measured.millis(), 50), BenchmarkReports.percentile(measured.millis(), 95), BenchmarkReports.percentile(measured.millis(), 99), measured.result().getRowCount(), 0, measured.filesScheduled()));
+                            BenchmarkReports.percentile(measured.millis(), 50), BenchmarkReports.percentile(measured.millis(), 95), BenchmarkReports.percentile(measured.millis(), 99), measured.result().getRowCount(), 0, measured.filesScheduled(), measured.faults()));
                 }
             }
         }
@@ -399,7 +430,7 @@ public final class LookupBenchmark
     /**
      * @param filesScheduled ours only (-1 for Hive): files that became splits, per query (our split source's metrics)
      */
-    private record Measured(MaterializedResult result, long gets, long bytes, long lists, List<Double> millis, long filesScheduled) {}
+    private record Measured(MaterializedResult result, long gets, long bytes, long lists, List<Double> millis, long filesScheduled, FaultCounts faults) {}
 
     private static Measured measure(DistributedQueryRunner runner, String catalog, String phase, Workload workload, Options options, CountingProxy proxy)
             throws IOException
@@ -410,6 +441,9 @@ public final class LookupBenchmark
         long bytes = 0;
         long lists = 0;
         long filesScheduled = 0;
+        long injected = 0;
+        long retries = 0;
+        long throttled = 0;
         String warmName = catalogName(catalog);
         if (!phase.equals("cold")) {
             // metadata warm, with a key no run uses; repeat: its one predicate asked once before the runs
@@ -430,6 +464,7 @@ public final class LookupBenchmark
                 default -> REPEAT_KEY;
             };
             proxy.reset();
+            long injectedBefore = injectedFaults(proxy);
             long start = System.nanoTime();
             var executed = runner.executeWithPlan(session(runner, catalog, name, workload), workload.template().apply(key).formatted(name));
             millis.add((System.nanoTime() - start) / 1e6);
@@ -437,7 +472,10 @@ public final class LookupBenchmark
             if (!catalog.startsWith("hive")) {
                 QueryMetrics metrics = QueryMetrics.of(runner, executed.queryId());
                 filesScheduled += metrics.get("filesTotal") - metrics.get("filesPrunedBeforeSplits");
+                retries += metrics.get("s3PlanningRetries") + metrics.get("s3Retries");
+                throttled += metrics.get("s3PlanningThrottledAttempts") + metrics.get("s3ThrottledAttempts");
             }
+            injected += injectedFaults(proxy) - injectedBefore;
             CountingProxy.Counts counts = proxy.counts();
             gets += counts.gets();
             bytes += counts.getBytes();
@@ -446,7 +484,14 @@ public final class LookupBenchmark
                 runner.execute("DROP CATALOG " + name);
             }
         }
-        return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis, catalog.startsWith("hive") ? -1 : filesScheduled / options.runs());
+        double runs = options.runs();
+        FaultCounts faults = new FaultCounts(injected / runs, catalog.startsWith("hive") ? -1 : retries / runs, catalog.startsWith("hive") ? -1 : throttled / runs);
+        return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis, catalog.startsWith("hive") ? -1 : filesScheduled / options.runs(), faults);
+    }
+
+    private static long injectedFaults(CountingProxy proxy)
+    {
+        return proxy.injectedFaults().values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**
@@ -499,7 +544,7 @@ public final class LookupBenchmark
         clients.shutdown();
         clients.awaitTermination(options.concurrencySeconds() + 600L, TimeUnit.SECONDS);
         List<Double> all = new ArrayList<>(latencies);
-        return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, BenchmarkReports.percentile(all, 50), BenchmarkReports.percentile(all, 95), BenchmarkReports.percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds(), -1);
+        return new Result("concurrency", catalog, "warm", all.size(), 0, 0, 0, BenchmarkReports.percentile(all, 50), BenchmarkReports.percentile(all, 95), BenchmarkReports.percentile(all, 99), 0, all.size() / (double) options.concurrencySeconds(), -1, FaultCounts.NONE);
     }
 
     private static long usedHeapAfterGc()
@@ -590,6 +635,26 @@ public final class LookupBenchmark
         List<String> a = left.getMaterializedRows().stream().map(Object::toString).sorted().toList();
         List<String> b = right.getMaterializedRows().stream().map(Object::toString).sorted().toList();
         return a.equals(b);
+    }
+
+    /**
+     * Under faults: p50 and p95 of every workload and catalog, the faults its GETs met and, for ours, the retries
+     * and throttled attempts per query.
+     */
+    static String faultsMarkdown(CountingProxy.FaultMix mix, List<Result> results)
+    {
+        StringBuilder table = new StringBuilder("faults injected into object GETs: %s%n%n".formatted(mix.name()));
+        table.append("| workload | phase | catalog | p50 ms | p95 ms | GETs per query | faults met per query | retries per query | throttled attempts per query |\n");
+        table.append("|---|---|---|---|---|---|---|---|---|\n");
+        for (Result result : results) {
+            if (result.workload().equals("concurrency")) {
+                continue;
+            }
+            FaultCounts faults = result.faults();
+            table.append("| %s | %s | %s | %.0f | %.0f | %d | %.1f | %s | %s |%n".formatted(result.workload(), result.phase(), result.catalog(), result.p50(), result.p95(), result.gets(),
+                    faults.injected(), faults.retries() < 0 ? "-" : "%.1f".formatted(faults.retries()), faults.throttled() < 0 ? "-" : "%.1f".formatted(faults.throttled())));
+        }
+        return table.toString();
     }
 
     static String markdown(List<Result> results)

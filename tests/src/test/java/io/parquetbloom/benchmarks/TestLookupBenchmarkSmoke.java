@@ -43,6 +43,21 @@ final class TestLookupBenchmarkSmoke
         assertThat(LookupBenchmark.json(options, results)).contains("\"workload\": \"in_2000\"", "\"catalog\": \"hive\"", "\"catalog\": \"hive_bloom_off\"", "\"phase\": \"cold\"", "\"phase\": \"repeat\"");
     }
 
+    @Test
+    void smokeRunUnderFaults()
+            throws Exception
+    {
+        // the harness fails if ours and Hive answer differently; every GET of either may meet a SlowDown or a cut body
+        LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke", "--faults", "0.05,0.02", "--catalogs", "parquet_bloom,hive", "--workloads", "absent_key,present_key,in_10"});
+        List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
+        assertThat(results).hasSize(3 * 2 * 3);
+        assertThat(results.stream().mapToDouble(result -> result.faults().injected()).sum()).isPositive();
+        // Hive's retries are not in its metrics: only the faults its GETs met are reported
+        assertThat(results).filteredOn(result -> result.catalog().equals("hive")).allMatch(result -> result.faults().retries() < 0);
+        assertThat(results).filteredOn(result -> result.catalog().equals("parquet_bloom")).allMatch(result -> result.faults().retries() >= 0);
+        assertThat(LookupBenchmark.faultsMarkdown(options.faults().orElseThrow(), results)).contains("slowdown 0.05, cut 0.02", "| present_key | warm | hive |");
+    }
+
     private static LookupBenchmark.Result result(List<LookupBenchmark.Result> results, String workload, String phase)
     {
         return results.stream()
