@@ -1,6 +1,7 @@
 package io.parquetbloom.metadata;
 
 import io.parquetbloom.s3.MergedRanges;
+import io.parquetbloom.s3.ParallelReads;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.sbbf.SplitBlockBloomFilter;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -60,14 +62,34 @@ public final class BloomFilterLoader
         }
 
         long bytesRead = 0;
-        for (MergedRanges.Read<Range> read : MergedRanges.merge(toFetch, Range::offset, Range::end, MAX_MERGE_GAP, Integer.MAX_VALUE - 16)) {
-            byte[] bytes = store.read(file.object(), read.start(), (int) read.length(), stats);
+        List<MergedRanges.Read<Range>> reads = MergedRanges.merge(toFetch, Range::offset, Range::end, MAX_MERGE_GAP, Integer.MAX_VALUE - 16);
+        // side by side: a file's filters lie a row group apart (one GET each), and chained they would put every
+        // round trip, and every retry a fault costs, on the lookup's critical path
+        List<byte[]> fetched = ParallelReads.read(store, file.object(), reads.stream().map(read -> new ParallelReads.Range(read.start(), (int) read.length())).toList(), stats);
+        for (int i = 0; i < reads.size(); i++) {
+            byte[] bytes = fetched.get(i);
             bytesRead += bytes.length;
-            for (Range range : read.members()) {
-                results.put(range.key(), range.parse(bytes, (int) (range.offset() - read.start())));
+            for (Range range : reads.get(i).members()) {
+                results.put(range.key(), range.parse(bytes, (int) (range.offset() - reads.get(i).start())));
             }
         }
         return new LoadedFilters(results, bytesRead);
+    }
+
+    /**
+     * The bytes of a chunk's filter where the footer tells them without a read: its declared length, or the exact gap
+     * up to the next filter or the footer (filters written back to back, as Trino's writer does); empty otherwise.
+     */
+    public static OptionalLong knownLength(ParquetFileMetadata file, BloomFilterKey key)
+    {
+        Optional<ColumnMetaData> column = columnMetadata(file.metadata().getParquetMetadata(), key);
+        if (column.isEmpty() || !column.get().isSetBloom_filter_offset()) {
+            return OptionalLong.empty();
+        }
+        return switch (locate(key, column.get(), file, file.structureStarts())) {
+            case Located.At(Range range) when range.declared().isPresent() || range.mustFill() -> OptionalLong.of(range.extent());
+            case Located.At _, Located.Unusable _ -> OptionalLong.empty();
+        };
     }
 
     private sealed interface Located

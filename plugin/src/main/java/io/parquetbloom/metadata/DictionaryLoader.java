@@ -1,7 +1,6 @@
 package io.parquetbloom.metadata;
 
-import io.airlift.concurrent.BoundedExecutor;
-import io.parquetbloom.ParallelTasks;
+import io.parquetbloom.s3.ParallelReads;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.parquet.ParquetDataSourceId;
@@ -15,9 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -34,7 +30,6 @@ final class DictionaryLoader
     private static final int MAX_PAGE_BYTES = 8 << 20;
     // where the page's length is unknown, the chunk's first bytes read to find it: most dictionaries fit
     private static final int UNKNOWN_EXTENT_READ = 1 << 20;
-    private static final int PARALLEL_GETS = 4;
 
     private DictionaryLoader() {}
 
@@ -80,21 +75,12 @@ final class DictionaryLoader
     }
 
     /**
-     * One ranged GET per page, up to {@value #PARALLEL_GETS} of one file at a time: the pages of a file's row groups
-     * lie a row group apart, so merging them would read the row groups between.
+     * One ranged GET per page, a few of a file at a time: the pages of a file's row groups lie a row group apart, so
+     * merging them would read the row groups between.
      */
     private static List<byte[]> fetch(S3ObjectStore store, ParquetFileMetadata file, List<Located.At> pages, S3RequestStats stats)
     {
-        if (pages.size() <= 1) {
-            return pages.stream().map(page -> store.read(file.object(), page.extent().start(), page.extent().length(), stats)).toList();
-        }
-        List<Callable<byte[]>> reads = pages.stream()
-                .<Callable<byte[]>>map(page -> () -> store.read(file.object(), page.extent().start(), page.extent().length(), stats))
-                .toList();
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            // the calling thread reads too
-            return ParallelTasks.runAll(reads, new BoundedExecutor(threads, PARALLEL_GETS - 1));
-        }
+        return ParallelReads.read(store, file.object(), pages.stream().map(page -> new ParallelReads.Range(page.extent().start(), page.extent().length())).toList(), stats);
     }
 
     /**

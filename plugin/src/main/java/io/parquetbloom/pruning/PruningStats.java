@@ -24,6 +24,7 @@ public final class PruningStats
     private long bloomFilterVectorProbes;
     private long statisticsUnusable;
     private long bloomFiltersUnusable;
+    private long bloomFiltersNotFetched;
     private long bloomFilterBytesRead;
     private long rowGroupsRead;
     private long rowGroupsPrunedByDictionary;
@@ -45,6 +46,7 @@ public final class PruningStats
         bloomFilterVectorProbes += other.bloomFilterVectorProbes;
         statisticsUnusable += other.statisticsUnusable;
         bloomFiltersUnusable += other.bloomFiltersUnusable;
+        bloomFiltersNotFetched += other.bloomFiltersNotFetched;
         bloomFilterBytesRead += other.bloomFilterBytesRead;
         rowGroupsRead += other.rowGroupsRead;
         rowGroupsPrunedByDictionary += other.rowGroupsPrunedByDictionary;
@@ -130,6 +132,14 @@ public final class PruningStats
         bloomFiltersUnusable++;
     }
 
+    /**
+     * A filter not fetched because it could hardly rule out so many values (the row group was kept).
+     */
+    public void addBloomFilterNotFetched()
+    {
+        bloomFiltersNotFetched++;
+    }
+
     public void addBloomFilterBytesRead(long bytes)
     {
         bloomFilterBytesRead += bytes;
@@ -158,6 +168,11 @@ public final class PruningStats
     public synchronized long bloomFiltersUnusable()
     {
         return bloomFiltersUnusable;
+    }
+
+    public synchronized long bloomFiltersNotFetched()
+    {
+        return bloomFiltersNotFetched;
     }
 
     public synchronized long bloomFilterBytesRead()
@@ -209,6 +224,7 @@ public final class PruningStats
                 "bloomFiltersProbed",
                 "bloomFilterVectorProbes",
                 "bloomFiltersUnusable",
+                "bloomFiltersNotFetched",
                 "bloomFilterBytesRead",
                 "statisticsUnusable",
                 "rowGroupsPrunedByDictionary",
@@ -232,6 +248,7 @@ public final class PruningStats
                 "planningBloomFiltersProbed",
                 "planningBloomFilterVectorProbes",
                 "planningBloomFiltersUnusable",
+                "planningBloomFiltersNotFetched",
                 "planningBloomFilterBytesRead",
                 "planningStatisticsUnusable",
                 "planningRowGroupsPrunedByDictionary",
@@ -264,6 +281,7 @@ public final class PruningStats
                 bloomFiltersProbed,
                 bloomFilterVectorProbes,
                 bloomFiltersUnusable,
+                bloomFiltersNotFetched,
                 bloomFilterBytesRead,
                 statisticsUnusable,
                 rowGroupsPrunedByDictionary,

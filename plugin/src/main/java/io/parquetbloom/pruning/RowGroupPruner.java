@@ -5,12 +5,14 @@ import com.google.common.primitives.Longs;
 import com.google.inject.Inject;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.BloomFilterKey;
+import io.parquetbloom.metadata.BloomFilterLoader;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.LoadedFilters;
 import io.parquetbloom.metadata.MetadataDiskTier;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.sbbf.BloomFilterMath;
 import io.parquetbloom.sbbf.SplitBlockBloomFilterReader;
 import io.parquetbloom.table.FileColumnResolver;
 import io.trino.parquet.ParquetCorruptionException;
@@ -36,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
@@ -55,6 +58,8 @@ import static java.util.Objects.requireNonNull;
  */
 public final class RowGroupPruner
 {
+    static final int UNSELECTIVE_VALUES = 1_000;
+
     private final ParquetMetadataReader metadataReader;
     private final NoMatchCache noMatchCache;
     private final FileColumnResolver resolver;
@@ -308,9 +313,32 @@ public final class RowGroupPruner
     }
 
     /**
-     * Filters by chunk, and verdicts of the filters the disk tier probed in place (those chunks have no filter here).
+     * Filters by chunk, verdicts of the filters the disk tier probed in place (those chunks have no filter here), and
+     * the chunks whose filters were not fetched because they could hardly rule out the predicate's values.
      */
-    private record FetchedFilters(Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters, Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk) {}
+    private record FetchedFilters(Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters, Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk, Set<BloomFilterKey> unselective) {}
+
+    /**
+     * Whether fetching a chunk's filter is a GET for nothing: at least {@value #UNSELECTIVE_VALUES} values, and a filter
+     * of its size, holding as many distinct values as the chunk has values, would answer "maybe" for at least one of
+     * them in more than 99 row groups of 100 that hold none (2,000 values against 1% filters: 1 - 0.99^2000). A chunk
+     * with fewer distinct values has a tighter filter than so estimated; the floor on the values keeps that from
+     * costing a lookup or a small IN list its pruning. Fetching is a cost decision only: the row group is kept, as it
+     * would be after a "maybe", and its dictionary is still used where it costs no GET.
+     */
+    private static boolean cannotRuleOut(ParquetFileMetadata file, BloomFilterKey key, int values)
+    {
+        if (values < UNSELECTIVE_VALUES) {
+            return false;
+        }
+        OptionalLong length = BloomFilterLoader.knownLength(file, key);
+        long valueCount = file.valueCount(key);
+        if (length.isEmpty() || valueCount <= 0) {
+            return false;
+        }
+        double falsePositive = BloomFilterMath.falsePositiveProbability(length.getAsLong(), valueCount);
+        return Math.pow(1 - falsePositive, values) < 0.01;
+    }
 
     /**
      * The filters that can answer for the candidates, fetched together; filters we could not fetch (S3 trouble) are
@@ -320,6 +348,7 @@ public final class RowGroupPruner
     {
         // a filter helps only where the predicate excludes NULL or the chunk has no NULLs
         Map<BloomFilterKey, long[]> wanted = new LinkedHashMap<>();
+        Set<BloomFilterKey> unselective = new HashSet<>();
         for (Candidate candidate : candidates) {
             for (BloomColumnPredicate predicate : predicates) {
                 if (predicate.hashes().length > 0 && canUseFilter(candidate, predicate)) {
@@ -328,25 +357,32 @@ public final class RowGroupPruner
                 }
             }
         }
+        wanted.forEach((key, hashes) -> {
+            if (cannotRuleOut(file, key, hashes.length)) {
+                unselective.add(key);
+                stats.addBloomFilterNotFetched();
+            }
+        });
+        unselective.forEach(wanted::remove);
         if (wanted.isEmpty()) {
-            return new FetchedFilters(Map.of(), Map.of());
+            return new FetchedFilters(Map.of(), Map.of(), unselective);
         }
         Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk = probeOnDisk(file, wanted, readStats);
         List<BloomFilterKey> toLoad = wanted.keySet().stream().filter(key -> !onDisk.containsKey(key)).toList();
         if (toLoad.isEmpty()) {
-            return new FetchedFilters(Map.of(), onDisk);
+            return new FetchedFilters(Map.of(), onDisk, unselective);
         }
         try {
             LoadedFilters loaded = metadataReader.filters(file, toLoad, readStats);
             stats.addBloomFilterBytesRead(loaded.bytesRead());
-            return new FetchedFilters(loaded.results(), onDisk);
+            return new FetchedFilters(loaded.results(), onDisk, unselective);
         }
         catch (RuntimeException e) {
             Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> unusable = new HashMap<>();
             for (BloomFilterKey key : toLoad) {
                 unusable.put(key, new SplitBlockBloomFilterReader.Result.Unusable("cannot fetch: " + e.getMessage()));
             }
-            return new FetchedFilters(unusable, onDisk);
+            return new FetchedFilters(unusable, onDisk, unselective);
         }
     }
 
@@ -377,6 +413,11 @@ public final class RowGroupPruner
             if (predicate.hashes().length == 0) {
                 // no value of the predicate can be stored in this column: no row matches, filter or not
                 return true;
+            }
+            if (filters.unselective().contains(key(candidate, predicate))) {
+                // not fetched: as good as a "maybe"
+                answeredByFilter.add(key(candidate, predicate));
+                continue;
             }
             MetadataDiskTier.Verdict verdict = filters.onDisk().get(key(candidate, predicate));
             if (verdict != null) {

@@ -8,20 +8,32 @@ import java.util.Set;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The column chunks a reader will read, by row group, and which of them belong to the columns the query filters on.
- * {@link S3ParquetDataSource} fetches the filter columns' chunks first and the other projected chunks of a row group
- * only when the reader asks for them, which it does only when the engine found a row of that row group it needs: a row
- * group that survived the filters by a false positive then costs its filter columns' chunks, not all its columns.
+ * The column chunks a reader will read, by row group, which of them belong to the columns the query filters on, and
+ * how each row group is read. {@link S3ParquetDataSource} reads a row group either key first (its filter columns'
+ * chunks ahead of the reader, the other projected chunks only when the reader asks for them, which it does only when
+ * the engine found a row of that row group it needs: a row group that survived the filters by a false positive then
+ * costs its filter columns' chunks, not all its columns) or whole (all its projected chunks ahead of the reader, in one
+ * GET where they lie together: where a match is likely, key first would chain two GETs for it).
  *
  * @param filterChunks the byte ranges of the filter columns' chunks, exactly as the reader plans them
  * @param rowGroupOfChunk the row group (its position among those read) of every chunk the reader plans
+ * @param wholeRowGroups the row groups (positions among those read) read whole
  */
-public record ColumnChunkLayout(Set<DiskRange> filterChunks, Map<DiskRange, Integer> rowGroupOfChunk)
+public record ColumnChunkLayout(Set<DiskRange> filterChunks, Map<DiskRange, Integer> rowGroupOfChunk, Set<Integer> wholeRowGroups)
 {
     public ColumnChunkLayout
     {
         filterChunks = Set.copyOf(requireNonNull(filterChunks, "filterChunks is null"));
         rowGroupOfChunk = Map.copyOf(requireNonNull(rowGroupOfChunk, "rowGroupOfChunk is null"));
+        wholeRowGroups = Set.copyOf(requireNonNull(wholeRowGroups, "wholeRowGroups is null"));
+    }
+
+    /**
+     * Every row group key column first.
+     */
+    public ColumnChunkLayout(Set<DiskRange> filterChunks, Map<DiskRange, Integer> rowGroupOfChunk)
+    {
+        this(filterChunks, rowGroupOfChunk, Set.of());
     }
 
     /**
@@ -40,6 +52,14 @@ public record ColumnChunkLayout(Set<DiskRange> filterChunks, Map<DiskRange, Inte
     public boolean isFilterChunk(DiskRange range)
     {
         return filterChunks.contains(range);
+    }
+
+    /**
+     * Whether the chunk is fetched ahead of the reader: a filter chunk, or any chunk of a row group read whole.
+     */
+    public boolean readsAhead(DiskRange range)
+    {
+        return isFilterChunk(range) || wholeRowGroups.contains(rowGroupOf(range));
     }
 
     /**

@@ -13,6 +13,8 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.sts.StsClient;
@@ -63,15 +65,31 @@ public class S3ClientProvider
                 // ranged reads of immutable Parquet objects: no payload checksums (S3-compatible servers differ in support)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                // the standard strategy retries throttling, 5xx and I/O errors with exponential backoff and jitter, and
-                // backs off longer after throttling
-                .overrideConfiguration(override -> override.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                        .maxAttempts(config.getMaxErrorRetries() + 1)
-                        .build()));
+                .overrideConfiguration(override -> override.retryStrategy(retryStrategy(config)));
         config.getEndpoint().map(URI::create).ifPresent(builder::endpointOverride);
         client = builder.build();
         built.add(client);
         return client;
+    }
+
+    /**
+     * Throttling, 5xx answers and I/O errors are retried after a short jittered exponential backoff, the same after
+     * throttling as after any error: the SDK's default waits up to a second after a 503 SlowDown, and one such wait
+     * on a query's critical path costs more than the whole lookup. Under {@code ADAPTIVE}, what slows requests down
+     * when S3 throttles is instead a rate limit of the client's requests, shared by all its queries.
+     */
+    static RetryStrategy retryStrategy(S3Config config)
+    {
+        BackoffStrategy backoff = BackoffStrategy.exponentialDelay(config.getRetryBaseDelay().toJavaTime(), config.getRetryMaxDelay().toJavaTime());
+        RetryStrategy.Builder<?, ?> builder = switch (config.getRetryMode()) {
+            case STANDARD -> AwsRetryStrategy.standardRetryStrategy().toBuilder();
+            case ADAPTIVE -> AwsRetryStrategy.adaptiveRetryStrategy().toBuilder();
+        };
+        return builder
+                .maxAttempts(config.getMaxErrorRetries() + 1)
+                .backoffStrategy(backoff)
+                .throttlingBackoffStrategy(backoff)
+                .build();
     }
 
     /**

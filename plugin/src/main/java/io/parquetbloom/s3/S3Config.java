@@ -12,6 +12,7 @@ import jakarta.validation.constraints.NotNull;
 
 import java.util.Optional;
 
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 /**
@@ -28,6 +29,9 @@ public class S3Config
     private Duration connectTimeout = new Duration(5, SECONDS);
     private Duration socketReadTimeout = new Duration(30, SECONDS);
     private int maxErrorRetries = 10;
+    private S3RetryMode retryMode = S3RetryMode.STANDARD;
+    private Duration retryBaseDelay = new Duration(50, MILLISECONDS);
+    private Duration retryMaxDelay = new Duration(2, SECONDS);
     private int maxConnections = 500;
     private int listPageSize = 1000;
     private String iamRole;
@@ -169,6 +173,74 @@ public class S3Config
     {
         this.maxErrorRetries = maxErrorRetries;
         return this;
+    }
+
+    /**
+     * How a request waits before it is sent again. Both retry throttled requests, 5xx answers, cut connections and
+     * timeouts up to {@code s3.max-error-retries} times, each after a jittered exponential backoff from
+     * {@code s3.retry-base-delay}.
+     */
+    public enum S3RetryMode
+    {
+        /**
+         * The backoff alone: every request waits its own delay.
+         */
+        STANDARD,
+        /**
+         * The backoff, and once S3 throttles, a client-side rate limit (the AWS SDK's adaptive token bucket) that
+         * slows the rate of all requests of the catalog to what S3 accepts, then raises it again.
+         */
+        ADAPTIVE
+    }
+
+    @NotNull
+    public S3RetryMode getRetryMode()
+    {
+        return retryMode;
+    }
+
+    @Config("s3.retry-mode")
+    @ConfigDescription("STANDARD (each retry waits its own backoff) or ADAPTIVE (also paces the catalog's requests once S3 throttles)")
+    public S3Config setRetryMode(S3RetryMode retryMode)
+    {
+        this.retryMode = retryMode;
+        return this;
+    }
+
+    @NotNull
+    @MinDuration("1ms")
+    public Duration getRetryBaseDelay()
+    {
+        return retryBaseDelay;
+    }
+
+    @Config("s3.retry-base-delay")
+    @ConfigDescription("Longest wait before the first retry (full jitter); it doubles with each attempt up to s3.retry-max-delay")
+    public S3Config setRetryBaseDelay(Duration retryBaseDelay)
+    {
+        this.retryBaseDelay = retryBaseDelay;
+        return this;
+    }
+
+    @NotNull
+    @MinDuration("1ms")
+    public Duration getRetryMaxDelay()
+    {
+        return retryMaxDelay;
+    }
+
+    @Config("s3.retry-max-delay")
+    @ConfigDescription("Longest wait before any retry")
+    public S3Config setRetryMaxDelay(Duration retryMaxDelay)
+    {
+        this.retryMaxDelay = retryMaxDelay;
+        return this;
+    }
+
+    @AssertTrue(message = "s3.retry-max-delay must not be less than s3.retry-base-delay")
+    public boolean isRetryDelaysValid()
+    {
+        return retryMaxDelay == null || retryBaseDelay == null || retryMaxDelay.compareTo(retryBaseDelay) >= 0;
     }
 
     @Min(1)

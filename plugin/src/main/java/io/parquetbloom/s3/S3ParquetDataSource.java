@@ -19,9 +19,13 @@ import io.trino.spi.metrics.Metrics;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -39,20 +43,22 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * The reader plans every projected column chunk of every row group up front and reads a chunk when it first needs its
  * bytes. How chunks become GETs follows the {@link ColumnChunkLayout}: without filter columns, adjacent chunks are read
- * together (one GET for a small file, as trino-parquet does). With filter columns, their chunks are fetched first, a few
- * row groups ahead of the reader on a separate executor so that the GETs overlap; the other chunks of a row group are
- * fetched together, in one GET when adjacent, only when the reader asks for one of them. The engine evaluates the
- * filter before it loads the other columns of a page, so a row group without a wanted row never fetches them; the
- * bytes so avoided are reported as {@value #SKIPPED_BYTES_METRIC}.
+ * together (one GET for a small file, as trino-parquet does). With filter columns, each row group is read key first or
+ * whole. What is read ahead (the filter chunks of a row group read key first; every chunk of consecutive row groups
+ * read whole, merged as trino-parquet merges) is fetched ahead of the reader on a separate executor, as many bytes
+ * ahead as the window holds, so that the GETs overlap and one slow GET does not stall the others. The other chunks of a
+ * row group read key first are fetched together, in one GET when adjacent, only when the reader asks for one of them.
+ * The engine evaluates the filter before it loads the other columns of a page, so a row group without a wanted row
+ * never fetches them; the bytes so avoided are reported as {@value #SKIPPED_BYTES_METRIC}. Once most row groups read
+ * key first have matched ({@link RowGroupMatches}), the rest of the next ones is fetched alongside their key chunks.
  */
 public class S3ParquetDataSource
         implements ParquetDataSource
 {
     public static final String SKIPPED_BYTES_METRIC = "columnChunkBytesSkipped";
-
-    // row groups' filter chunks fetched ahead of the one being read; bounds the memory a split holds to a few chunks,
-    // each reserved in the reader's memory context from the moment its GET is sent
-    private static final int FILTER_CHUNKS_AHEAD = 4;
+    public static final String KEY_FIRST_METRIC = "rowGroupsReadKeyFirst";
+    public static final String WHOLE_METRIC = "rowGroupsReadWhole";
+    public static final String WHOLE_AFTER_MATCHES_METRIC = "rowGroupsReadWholeAfterMatches";
 
     private final ParquetDataSourceId id;
     private final S3ObjectStore store;
@@ -62,9 +68,19 @@ public class S3ParquetDataSource
     private final Executor prefetchExecutor;
     private final long maxBufferSize;
     private final long maxMergeDistance;
+    // bytes fetched ahead of the read the reader is in: bounds the memory a split holds, each read reserved in the
+    // reader's memory context from the moment its GET is sent, while enough GETs overlap that one slow GET stalls none
+    private final long prefetchWindowBytes;
+    private final RowGroupMatches matches;
     private final List<FetchedRange> planned = new ArrayList<>();
-    private final List<FetchedRange> filterRanges = new ArrayList<>();
-    private int filterRangesSubmitted;
+    private final List<FetchedRange> aheadRanges = new ArrayList<>();
+    // the reads of a row group read key first that the reader has not asked for yet, by row group
+    private final Map<Integer, List<FetchedRange>> onDemandRanges = new TreeMap<>();
+    private final Set<Integer> matchedRowGroups = new HashSet<>();
+    private final Set<Integer> switchedToWhole = new HashSet<>();
+    private int aheadSubmitted;
+    private int rowGroupsStarted;
+    private int outcomesRecorded;
     private long readBytes;
     private long readTimeNanos;
 
@@ -75,6 +91,12 @@ public class S3ParquetDataSource
 
     public S3ParquetDataSource(S3ObjectStore store, S3ObjectInfo object, S3RequestStats stats, ParquetReaderOptions options, ColumnChunkLayout layout, Executor prefetchExecutor)
     {
+        this(store, object, stats, options, layout, prefetchExecutor, RowGroupMatches.NONE);
+    }
+
+    public S3ParquetDataSource(S3ObjectStore store, S3ObjectInfo object, S3RequestStats stats, ParquetReaderOptions options, ColumnChunkLayout layout, Executor prefetchExecutor, RowGroupMatches matches)
+    {
+        this.matches = requireNonNull(matches, "matches is null");
         this.store = requireNonNull(store, "store is null");
         this.object = requireNonNull(object, "object is null");
         this.stats = requireNonNull(stats, "stats is null");
@@ -83,6 +105,7 @@ public class S3ParquetDataSource
         this.id = new ParquetDataSourceId(object.location().toString());
         this.maxBufferSize = options.getMaxBufferSize().toBytes();
         this.maxMergeDistance = options.getMaxMergeDistance().toBytes();
+        this.prefetchWindowBytes = 2 * maxBufferSize;
     }
 
     @Override
@@ -139,25 +162,9 @@ public class S3ParquetDataSource
             planAdjacentReads(diskRanges.entries(), readers, memoryContext);
         }
         else {
-            Map<Integer, List<Map.Entry<K, DiskRange>>> filterEntriesByRowGroup = new TreeMap<>();
-            Map<Integer, List<Map.Entry<K, DiskRange>>> otherEntriesByRowGroup = new TreeMap<>();
-            for (Map.Entry<K, DiskRange> entry : diskRanges.entries()) {
-                Map<Integer, List<Map.Entry<K, DiskRange>>> group = layout.isFilterChunk(entry.getValue()) ? filterEntriesByRowGroup : otherEntriesByRowGroup;
-                group.computeIfAbsent(layout.rowGroupOf(entry.getValue()), _ -> new ArrayList<>()).add(entry);
-            }
-            // in the order the reader reads row groups, which need not be the order of their offsets in the file: the
-            // window ahead is counted in row groups the reader will reach next
-            for (List<Map.Entry<K, DiskRange>> entries : filterEntriesByRowGroup.values()) {
-                filterRanges.addAll(planAdjacentReads(entries, readers, memoryContext));
-            }
-            for (int i = 0; i < filterRanges.size(); i++) {
-                filterRanges.get(i).filterIndex = i;
-            }
-            for (List<Map.Entry<K, DiskRange>> entries : otherEntriesByRowGroup.values()) {
-                planAdjacentReads(entries, readers, memoryContext);
-            }
-            // the first filter chunks are fetched while the engine is still setting up the page source
-            prefetchFilterRangesThrough(-1);
+            planRowGroupReads(diskRanges.entries(), readers, memoryContext);
+            // the first reads are sent while the engine is still setting up the page source
+            prefetchAheadThrough(-1);
         }
 
         Map<K, ChunkedInputStream> streams = new LinkedHashMap<>();
@@ -168,6 +175,72 @@ public class S3ParquetDataSource
             streams.put(key, new ChunkedInputStream(chunks));
         }
         return streams;
+    }
+
+    /**
+     * Plans the reads ahead in the order the reader reads row groups (which need not be the order of their offsets in
+     * the file: the window ahead follows the reader), then the reads on demand, each served by a read ahead that
+     * covers it where there is one.
+     */
+    private <K> void planRowGroupReads(Collection<Map.Entry<K, DiskRange>> entries, ListMultimap<K, ChunkReader> readers, AggregatedMemoryContext memoryContext)
+    {
+        Map<Integer, List<Map.Entry<K, DiskRange>>> aheadByRowGroup = new TreeMap<>();
+        Map<Integer, List<Map.Entry<K, DiskRange>>> onDemandByRowGroup = new TreeMap<>();
+        for (Map.Entry<K, DiskRange> entry : entries) {
+            Map<Integer, List<Map.Entry<K, DiskRange>>> group = layout.readsAhead(entry.getValue()) ? aheadByRowGroup : onDemandByRowGroup;
+            group.computeIfAbsent(layout.rowGroupOf(entry.getValue()), _ -> new ArrayList<>()).add(entry);
+        }
+        for (List<Map.Entry<K, DiskRange>> run : runsReadTogether(aheadByRowGroup)) {
+            aheadRanges.addAll(planAdjacentReads(run, readers, memoryContext));
+        }
+        for (int i = 0; i < aheadRanges.size(); i++) {
+            aheadRanges.get(i).aheadIndex = i;
+        }
+        onDemandByRowGroup.forEach((rowGroup, rowGroupEntries) -> {
+            List<Map.Entry<K, DiskRange>> uncovered = new ArrayList<>();
+            for (Map.Entry<K, DiskRange> entry : rowGroupEntries) {
+                coveringAheadRange(entry.getValue()).ifPresentOrElse(range -> readers.put(entry.getKey(), range.view(entry.getValue(), rowGroup)), () -> uncovered.add(entry));
+            }
+            if (uncovered.isEmpty()) {
+                return;
+            }
+            List<FetchedRange> ranges = planAdjacentReads(uncovered, readers, memoryContext);
+            if (rowGroup >= 0) {
+                // chunks of no known row group are read when asked for, and say nothing of matches
+                ranges.forEach(range -> range.onDemandOf = rowGroup);
+                onDemandRanges.put(rowGroup, ranges);
+            }
+        });
+    }
+
+    /**
+     * The chunks read ahead, grouped into what may be merged into one GET: consecutive row groups read whole together
+     * (everything between their chunks is read anyway, as trino-parquet reads), a row group read key first alone, so
+     * that a row group without a match never costs the bytes of the next one's other columns.
+     */
+    private <K> List<List<Map.Entry<K, DiskRange>>> runsReadTogether(Map<Integer, List<Map.Entry<K, DiskRange>>> aheadByRowGroup)
+    {
+        List<List<Map.Entry<K, DiskRange>>> runs = new ArrayList<>();
+        boolean previousWhole = false;
+        for (Map.Entry<Integer, List<Map.Entry<K, DiskRange>>> rowGroup : aheadByRowGroup.entrySet()) {
+            boolean whole = layout.wholeRowGroups().contains(rowGroup.getKey());
+            if (runs.isEmpty() || !(whole && previousWhole)) {
+                runs.add(new ArrayList<>());
+            }
+            runs.getLast().addAll(rowGroup.getValue());
+            previousWhole = whole;
+        }
+        return runs;
+    }
+
+    private Optional<FetchedRange> coveringAheadRange(DiskRange chunk)
+    {
+        for (FetchedRange range : aheadRanges) {
+            if (range.range.offset() <= chunk.offset() && chunk.end() <= range.range.end()) {
+                return Optional.of(range);
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -186,7 +259,7 @@ public class S3ParquetDataSource
                 for (DiskRange piece : splitLargeRange(entry.getValue())) {
                     FetchedRange range = plan(piece, memoryContext);
                     ranges.add(range);
-                    readers.put(entry.getKey(), range.view(piece));
+                    readers.put(entry.getKey(), range.view(piece, layout.rowGroupOf(entry.getValue())));
                 }
             }
         }
@@ -194,7 +267,7 @@ public class S3ParquetDataSource
             FetchedRange range = plan(new DiskRange(read.start(), read.length()), memoryContext);
             ranges.add(range);
             for (Map.Entry<K, DiskRange> member : read.members()) {
-                readers.put(member.getKey(), range.view(member.getValue()));
+                readers.put(member.getKey(), range.view(member.getValue(), layout.rowGroupOf(member.getValue())));
             }
         }
         return ranges;
@@ -219,11 +292,46 @@ public class S3ParquetDataSource
         return fetched;
     }
 
-    private void prefetchFilterRangesThrough(int readingIndex)
+    /**
+     * Sends the reads ahead of {@code readingIndex} (the read ahead the reader is in, -1 before it starts) until the
+     * window is full, and always the next one. Once most row groups read key first have matched, the rest of each row
+     * group whose key chunks are sent goes with them: two GETs side by side rather than one after the other.
+     */
+    private void prefetchAheadThrough(int readingIndex)
     {
-        int last = Math.min(filterRanges.size() - 1, readingIndex + FILTER_CHUNKS_AHEAD);
-        while (filterRangesSubmitted <= last) {
-            filterRanges.get(filterRangesSubmitted++).prefetch();
+        long bytesAhead = 0;
+        for (int i = readingIndex + 1; i < aheadSubmitted; i++) {
+            bytesAhead += aheadRanges.get(i).range.length();
+        }
+        while (aheadSubmitted < aheadRanges.size() && (aheadSubmitted <= readingIndex + 1 || bytesAhead < prefetchWindowBytes)) {
+            FetchedRange next = aheadRanges.get(aheadSubmitted++);
+            next.prefetch();
+            bytesAhead += next.range.length();
+            if (!onDemandRanges.isEmpty() && matches.mostMatch()) {
+                for (int rowGroup : next.rowGroups) {
+                    if (onDemandRanges.containsKey(rowGroup) && switchedToWhole.add(rowGroup)) {
+                        onDemandRanges.get(rowGroup).forEach(FetchedRange::prefetch);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The reader moved on to {@code rowGroup}: every row group read key first before it has shown whether it matched.
+     */
+    private void startRowGroup(int rowGroup)
+    {
+        rowGroupsStarted = Math.max(rowGroupsStarted, rowGroup + 1);
+        recordOutcomesBefore(rowGroup);
+    }
+
+    private void recordOutcomesBefore(int rowGroup)
+    {
+        List<Integer> keyFirst = List.copyOf(onDemandRanges.keySet());
+        while (outcomesRecorded < keyFirst.size() && keyFirst.get(outcomesRecorded) < rowGroup) {
+            matches.record(matchedRowGroups.contains(keyFirst.get(outcomesRecorded)));
+            outcomesRecorded++;
         }
     }
 
@@ -236,12 +344,23 @@ public class S3ParquetDataSource
                 skipped += range.range.length();
             }
         }
-        return new Metrics(ImmutableMap.of(SKIPPED_BYTES_METRIC, new LongCount(skipped)));
+        if (!layout.readsFilterColumnsFirst()) {
+            return new Metrics(ImmutableMap.of(SKIPPED_BYTES_METRIC, new LongCount(skipped)));
+        }
+        Set<Integer> rowGroups = new HashSet<>(layout.rowGroupOfChunk().values());
+        long keyFirst = onDemandRanges.keySet().stream().filter(rowGroup -> !switchedToWhole.contains(rowGroup)).count();
+        return new Metrics(ImmutableMap.of(
+                SKIPPED_BYTES_METRIC, new LongCount(skipped),
+                KEY_FIRST_METRIC, new LongCount(keyFirst),
+                WHOLE_METRIC, new LongCount(rowGroups.size() - keyFirst),
+                WHOLE_AFTER_MATCHES_METRIC, new LongCount(switchedToWhole.size())));
     }
 
     @Override
     public void close()
     {
+        // every row group the reader reached has shown whether it matched (a LIMIT may have cut the last one short)
+        recordOutcomesBefore(rowGroupsStarted);
         for (FetchedRange range : planned) {
             range.release();
         }
@@ -255,7 +374,9 @@ public class S3ParquetDataSource
     {
         private final DiskRange range;
         private final LocalMemoryContext memory;
-        private int filterIndex = -1;
+        private final Set<Integer> rowGroups = new HashSet<>();
+        private int aheadIndex = -1;
+        private int onDemandOf = -1;
         private int references;
         private FutureTask<byte[]> pending;
         private boolean fetched;
@@ -268,9 +389,13 @@ public class S3ParquetDataSource
             this.memory = memory;
         }
 
-        ChunkReader view(DiskRange part)
+        /**
+         * @param rowGroup the row group of the chunk the view serves, -1 when unknown
+         */
+        ChunkReader view(DiskRange part, int rowGroup)
         {
             references++;
+            rowGroups.add(rowGroup);
             int offset = toIntExact(part.offset() - range.offset());
             int length = toIntExact(part.length());
             return new ChunkReader()
@@ -285,6 +410,10 @@ public class S3ParquetDataSource
                 public Slice read()
                         throws IOException
                 {
+                    if (onDemandOf >= 0 || !layout.isFilterChunk(part)) {
+                        // the reader wants a column beyond the filter's: the engine found a row of this row group
+                        matchedRowGroups.add(rowGroup);
+                    }
                     return FetchedRange.this.read().slice(offset, length);
                 }
 
@@ -319,8 +448,9 @@ public class S3ParquetDataSource
         {
             checkState(!released, "range %s is already released", range);
             if (data == null) {
-                if (filterIndex >= 0) {
-                    prefetchFilterRangesThrough(filterIndex);
+                if (aheadIndex >= 0) {
+                    rowGroups.stream().mapToInt(Integer::intValue).min().ifPresent(S3ParquetDataSource.this::startRowGroup);
+                    prefetchAheadThrough(aheadIndex);
                 }
                 long start = System.nanoTime();
                 byte[] bytes = pending == null ? store.read(object, range.offset(), toIntExact(range.length()), stats) : await(pending);

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -82,6 +83,34 @@ final class TestRowGroupPruner
                 RowGroupScope.WHOLE_FILE, new ReadStats());
         assertThat(selection.rowGroups()).containsExactly(0, 1, 2, 3);
         assertThat(selection.stats().bloomFiltersUnusable()).isEqualTo(ROW_GROUPS);
+    }
+
+    @Test
+    void filtersThatCanHardlyRuleOutSoManyValuesAreNotFetched()
+    {
+        // the footer says each device id chunk holds a million values: a filter of its size would answer "maybe" for
+        // some of 1,000 values in nearly every row group, so fetching it is a GET for nothing; the row groups are kept
+        byte[] file = TestingParquetFiles.rewriteFooter(TestingParquetFiles.devices(ROW_GROUPS, ROWS), footer -> forColumn(footer, "deviceId", chunk -> chunk.getMeta_data().setNum_values(1_000_000)));
+        PruningPlan.Options options = new PruningPlan.Options(EnumSet.of(PruningPlan.Path.BLOOM_FILTERS), 100_000, 0, 0);
+        Pruned unselective = prune(file, Map.of("deviceid", absentDevices(RowGroupPruner.UNSELECTIVE_VALUES)), options);
+        assertThat(unselective.survivors()).containsExactly(0, 1, 2, 3);
+        assertThat(unselective.stats().bloomFiltersNotFetched()).isEqualTo(ROW_GROUPS);
+        assertThat(unselective.stats().bloomFilterBytesRead()).isZero();
+        // fewer values than that: the filters are fetched whatever their size, and (holding 100 values) rule them out
+        // in some row groups
+        Pruned fewer = prune(file, Map.of("deviceid", absentDevices(RowGroupPruner.UNSELECTIVE_VALUES - 1)), options);
+        assertThat(fewer.stats().bloomFiltersNotFetched()).isZero();
+        assertThat(fewer.stats().bloomFilterBytesRead()).isPositive();
+        assertThat(fewer.survivors()).hasSizeLessThan(ROW_GROUPS);
+        // the footer's true value counts: the filters are tight enough to be worth a GET even for 1,000 values
+        Pruned trueCounts = prune(TestingParquetFiles.devices(ROW_GROUPS, ROWS), Map.of("deviceid", absentDevices(RowGroupPruner.UNSELECTIVE_VALUES)), options);
+        assertThat(trueCounts.stats().bloomFiltersNotFetched()).isZero();
+        assertThat(trueCounts.survivors()).hasSizeLessThan(ROW_GROUPS);
+    }
+
+    private static Domain absentDevices(int count)
+    {
+        return Domain.multipleValues(VARCHAR, IntStream.range(0, count).<Object>mapToObj(i -> Slices.utf8Slice("device-" + (1_000_000 + i))).toList());
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.Map;
 import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
 import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
 import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +29,9 @@ final class TestS3Config
                 .setConnectTimeout(new Duration(5, SECONDS))
                 .setSocketReadTimeout(new Duration(30, SECONDS))
                 .setMaxErrorRetries(10)
+                .setRetryMode(S3Config.S3RetryMode.STANDARD)
+                .setRetryBaseDelay(new Duration(50, MILLISECONDS))
+                .setRetryMaxDelay(new Duration(2, SECONDS))
                 .setMaxConnections(500)
                 .setListPageSize(1000)
                 .setIamRole(null)
@@ -52,6 +56,9 @@ final class TestS3Config
                 .put("s3.connect-timeout", "2s")
                 .put("s3.socket-read-timeout", "3s")
                 .put("s3.max-error-retries", "4")
+                .put("s3.retry-mode", "ADAPTIVE")
+                .put("s3.retry-base-delay", "10ms")
+                .put("s3.retry-max-delay", "1s")
                 .put("s3.max-connections", "50")
                 .put("s3.list-page-size", "7")
                 .put("s3.iam-role", "arn:aws:iam::123456789012:role/reader")
@@ -72,6 +79,9 @@ final class TestS3Config
                 .setConnectTimeout(new Duration(2, SECONDS))
                 .setSocketReadTimeout(new Duration(3, SECONDS))
                 .setMaxErrorRetries(4)
+                .setRetryMode(S3Config.S3RetryMode.ADAPTIVE)
+                .setRetryBaseDelay(new Duration(10, MILLISECONDS))
+                .setRetryMaxDelay(new Duration(1, SECONDS))
                 .setMaxConnections(50)
                 .setListPageSize(7)
                 .setIamRole("arn:aws:iam::123456789012:role/reader")
@@ -93,6 +103,8 @@ final class TestS3Config
         assertThat(new S3Config().setSseType(S3Config.S3SseType.CUSTOMER).setSseCustomerKey(CUSTOMER_KEY).isSseCustomerKeyValid()).isTrue();
         assertThat(new S3Config().setSseCustomerKey(CUSTOMER_KEY).isSseCustomerKeyValid()).isFalse();
         assertThat(new S3Config().setExternalId("external").isStsSettingsWithRole()).isFalse();
+        assertThat(new S3Config().setRetryBaseDelay(new Duration(3, SECONDS)).isRetryDelaysValid()).isFalse();
+        assertThat(new S3Config().setRetryBaseDelay(new Duration(2, SECONDS)).isRetryDelaysValid()).isTrue();
         assertThat(new S3Config().setIamRole("arn:aws:iam::123456789012:role/reader").setExternalId("external").isStsSettingsWithRole()).isTrue();
         // the key never shows in what the SDK or a log could print
         assertThat(SseCustomerKey.of(CUSTOMER_KEY).toString()).doesNotContain(CUSTOMER_KEY);

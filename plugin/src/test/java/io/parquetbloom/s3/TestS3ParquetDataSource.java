@@ -137,7 +137,9 @@ final class TestS3ParquetDataSource
             submitted.incrementAndGet();
             task.run();
         };
-        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, new ColumnChunkLayout(Set.copyOf(rowGroupOf.keySet()), rowGroupOf), counting);
+        // a window of twice the buffer size: 400 bytes, four key chunks
+        ParquetReaderOptions options = ParquetReaderOptions.builder().withMaxBufferSize(DataSize.ofBytes(200)).build();
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), options, new ColumnChunkLayout(Set.copyOf(rowGroupOf.keySet()), rowGroupOf), counting);
         AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
         Map<String, ChunkedInputStream> streams = source.planRead(chunks.build(), memory);
         assertThat(submitted).hasValue(4);
@@ -191,6 +193,97 @@ final class TestS3ParquetDataSource
             finally {
                 released.countDown();
             }
+        }
+    }
+
+    @Test
+    void rowGroupsReadWholeAreOneGetAheadOfTheReader()
+            throws IOException
+    {
+        InMemoryObjectStore store = new InMemoryObjectStore(file);
+        List<Runnable> prefetches = new ArrayList<>();
+        ColumnChunkLayout whole = new ColumnChunkLayout(layout().filterChunks(), layout().rowGroupOfChunk(), Set.of(0, 1));
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, whole, prefetches::add);
+        Map<String, ChunkedInputStream> streams = source.planRead(chunks(), newSimpleAggregatedMemoryContext());
+        // both row groups lie together: one GET of all their projected chunks, sent before the reader asks
+        assertThat(prefetches).hasSize(1);
+        prefetches.forEach(Runnable::run);
+        assertBytes(streams.get("key0"), KEY_0);
+        assertBytes(streams.get("a0"), A_0);
+        assertBytes(streams.get("key1"), KEY_1);
+        assertBytes(streams.get("b1"), B_1);
+        assertThat(store.reads()).containsExactly("4+1200");
+        assertThat(counts(source)).isEqualTo(Map.of(S3ParquetDataSource.KEY_FIRST_METRIC, 0L, S3ParquetDataSource.WHOLE_METRIC, 2L, S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC, 0L, S3ParquetDataSource.SKIPPED_BYTES_METRIC, 0L));
+        source.close();
+    }
+
+    @Test
+    void onceMostRowGroupsMatchTheRestIsFetchedAlongsideTheKeyChunks()
+            throws IOException
+    {
+        InMemoryObjectStore store = new InMemoryObjectStore(file);
+        List<Runnable> prefetches = new ArrayList<>();
+        RecordingMatches matches = new RecordingMatches(true);
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, layout(), prefetches::add, matches);
+        Map<String, ChunkedInputStream> streams = source.planRead(chunks(), newSimpleAggregatedMemoryContext());
+        // each row group's key chunk and its other chunks: two GETs side by side, not one after the other
+        assertThat(prefetches).hasSize(4);
+        prefetches.forEach(Runnable::run);
+        assertThat(store.reads()).containsExactlyInAnyOrder("4+100", "104+500", "604+100", "704+500");
+        assertBytes(streams.get("key0"), KEY_0);
+        assertBytes(streams.get("key1"), KEY_1);
+        assertBytes(streams.get("a1"), A_1);
+        assertThat(store.gets()).isEqualTo(4);
+        assertThat(counts(source)).containsEntry(S3ParquetDataSource.KEY_FIRST_METRIC, 0L).containsEntry(S3ParquetDataSource.WHOLE_METRIC, 2L).containsEntry(S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC, 2L);
+        source.close();
+    }
+
+    @Test
+    void recordsWhetherEachRowGroupReadKeyFirstMatched()
+            throws IOException
+    {
+        InMemoryObjectStore store = new InMemoryObjectStore(file);
+        RecordingMatches matches = new RecordingMatches(false);
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), OPTIONS, layout(), Runnable::run, matches);
+        Map<String, ChunkedInputStream> streams = source.planRead(chunks(), newSimpleAggregatedMemoryContext());
+        // row group 0: only its key column is read (no row wanted); row group 1: a row is wanted
+        assertBytes(streams.get("key0"), KEY_0);
+        assertBytes(streams.get("key1"), KEY_1);
+        assertThat(matches.outcomes).containsExactly(false);
+        assertBytes(streams.get("a1"), A_1);
+        source.close();
+        assertThat(matches.outcomes).containsExactly(false, true);
+        assertThat(counts(source)).containsEntry(S3ParquetDataSource.KEY_FIRST_METRIC, 2L).containsEntry(S3ParquetDataSource.WHOLE_METRIC, 0L);
+    }
+
+    private static Map<String, Long> counts(S3ParquetDataSource source)
+    {
+        Map<String, Long> counts = new HashMap<>();
+        source.getMetrics().getMetrics().forEach((name, metric) -> counts.put(name, ((LongCount) metric).getTotal()));
+        return counts;
+    }
+
+    private static final class RecordingMatches
+            implements RowGroupMatches
+    {
+        private final boolean mostMatch;
+        private final List<Boolean> outcomes = new ArrayList<>();
+
+        private RecordingMatches(boolean mostMatch)
+        {
+            this.mostMatch = mostMatch;
+        }
+
+        @Override
+        public boolean mostMatch()
+        {
+            return mostMatch;
+        }
+
+        @Override
+        public void record(boolean matched)
+        {
+            outcomes.add(matched);
         }
     }
 

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.COLUMN_CHUNKS;
@@ -302,7 +303,33 @@ final class TestParquetBloomFileOperations
                 .filter(chunk -> chunk.column().equals("seq") || chunk.column().equals("reading"))
                 .mapToLong(chunk -> chunk.end() - chunk.start())
                 .sum();
-        assertThat(QueryMetrics.of(getDistributedQueryRunner(), result.queryId()).get("columnChunkBytesSkipped")).isEqualTo(otherColumnsBytes);
+        QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), result.queryId());
+        assertThat(metrics.get("columnChunkBytesSkipped")).isEqualTo(otherColumnsBytes);
+        assertThat(metrics.get("rowGroupsReadKeyFirst")).isEqualTo(4L * ROW_GROUPS);
+        assertThat(metrics.get("rowGroupsReadWhole")).isZero();
+    }
+
+    @Test
+    void largeInListReadsEachRowGroupWhole()
+    {
+        // 100 keys pass 1% filters in most row groups: a surviving row group more likely matches than not, so its
+        // projected chunks come in one GET with the key column's, not as a second GET after it. Pruning is off, so
+        // every row group is read; the files are small, so each file's row groups are one GET
+        String catalog = coldCatalog();
+        Session off = Session.builder(ParquetBloomQueryRunner.allPruningOff(getSession(), catalog)).setCatalog(catalog).setSchema("telemetry").build();
+        String keys = IntStream.range(0, 100).mapToObj(i -> "'" + new UUID(0x8123456789abcdefL, 1000 + i) + "'").collect(joining(", "));
+        proxy.reset();
+        var result = getDistributedQueryRunner().executeWithPlan(off, "SELECT seq, reading FROM events WHERE device_id IN (%s)".formatted(keys));
+        assertThat(result.result().getRowCount()).isZero();
+        List<FileOperation> chunkReads = proxy.requests().stream()
+                .map(this::classify)
+                .filter(operation -> operation.kind() == COLUMN_CHUNKS)
+                .toList();
+        assertThat(chunkReads).hasSize(4);
+        assertThat(chunkReads).allSatisfy(operation -> assertThat(operation.target().split(" ")[1].split(",")).contains("device_id", "reading", "seq"));
+        QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), result.queryId());
+        assertThat(metrics.get("rowGroupsReadWhole")).isEqualTo(4L * ROW_GROUPS);
+        assertThat(metrics.get("rowGroupsReadKeyFirst")).isZero();
     }
 
     @Test

@@ -23,6 +23,7 @@ import io.parquetbloom.pruning.RowGroupPruner;
 import io.parquetbloom.pruning.RowGroupScope;
 import io.parquetbloom.pruning.RowGroupSelection;
 import io.parquetbloom.s3.ColumnChunkLayout;
+import io.parquetbloom.s3.RowGroupMatches;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
@@ -106,6 +107,7 @@ public final class ParquetBloomPageSourceProvider
 
     private final MetadataCacheFlusher flusher;
     private final PruningTotals totals;
+    private final RowGroupReadPlanner readPlanner = new RowGroupReadPlanner();
 
     @Inject
     public ParquetBloomPageSourceProvider(
@@ -168,7 +170,7 @@ public final class ParquetBloomPageSourceProvider
             return ParquetBloomPageSource.empty(split.path(), selection.stats(), readStats, totals);
         }
         // a footer read just now comes with its whole tail, which only pruning uses
-        return openReader(split, object, file.retainOnlyFooter(), columns, fields, selection, plan.options().noMatchCache(), readStats);
+        return openReader(split, object, file.retainOnlyFooter(), columns, fields, selection, plan.options().noMatchCache(), readPlanner.matchesOf(session.getQueryId()), readStats);
     }
 
     /**
@@ -217,6 +219,7 @@ public final class ParquetBloomPageSourceProvider
             Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
             RowGroupSelection selection,
             boolean recordNoMatch,
+            RowGroupMatches matches,
             ReadStats readStats)
     {
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
@@ -230,8 +233,10 @@ public final class ParquetBloomPageSourceProvider
         if (recordNoMatch && !projection.trackedColumns().isEmpty()) {
             noMatchRecorder = Optional.of(new NoMatchRecorder(noMatchCache, FileKey.of(object), readRowGroups, projection.trackedColumns(), selection.stats()));
         }
-        ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields(columns, fields, selection.fileDomains()));
-        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor);
+        Set<String> filterFields = filterFields(columns, fields, selection.fileDomains());
+        Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterDomains(columns, fields, selection.fileDomains()), matches);
+        ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields, wholeRowGroups);
+        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, matches);
         ParquetReader reader = createReader(split.path(), file, projection.readerColumns(), rowGroups, dataSource);
         return projection.pageSource().build(split.path(), reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
     }
@@ -341,10 +346,21 @@ public final class ParquetBloomPageSourceProvider
     }
 
     /**
+     * The predicate on each projected column the query filters on, as {@link #filterFields} finds them.
+     */
+    private static List<Domain> filterDomains(List<ParquetBloomColumnHandle> columns, Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields, Map<String, Domain> domains)
+    {
+        return columns.stream()
+                .filter(column -> fields.get(column) != null && domains.containsKey(column.name()))
+                .map(column -> domains.get(column.name()))
+                .toList();
+    }
+
+    /**
      * The byte ranges the reader will plan for each row group read (the same chunk metadata it uses), and which of them
      * hold filter columns: those are fetched first, the rest of a row group only when one of its rows is wanted.
      */
-    private static ColumnChunkLayout columnChunkLayout(List<RowGroupInfo> rowGroups, Map<List<String>, ColumnDescriptor> descriptorsByPath, List<Column> readerColumns, Set<String> filterFields)
+    private static ColumnChunkLayout columnChunkLayout(List<RowGroupInfo> rowGroups, Map<List<String>, ColumnDescriptor> descriptorsByPath, List<Column> readerColumns, Set<String> filterFields, Set<Integer> wholeRowGroups)
     {
         if (filterFields.isEmpty()) {
             return ColumnChunkLayout.unfiltered();
@@ -378,7 +394,7 @@ public final class ParquetBloomPageSourceProvider
                 }
             }
         }
-        return new ColumnChunkLayout(filterChunks, rowGroupOfChunk);
+        return new ColumnChunkLayout(filterChunks, rowGroupOfChunk, wholeRowGroups);
     }
 
     /**

@@ -340,6 +340,10 @@ final class TestDifferentialPruning
                 }
                 // a reader served by the compact footer planning kept on its node
                 coverage.merge("readerCompactFooterHits", metrics.get("metadataCacheCompactFooterHits"), Long::sum);
+                // how row groups were read: key first, whole, and whole because this query's row groups mostly matched
+                for (String name : List.of("rowGroupsReadKeyFirst", "rowGroupsReadWhole", "rowGroupsReadWholeAfterMatches")) {
+                    coverage.merge(name, metrics.get(name), Long::sum);
+                }
             }
         }
         catch (RuntimeException e) {
