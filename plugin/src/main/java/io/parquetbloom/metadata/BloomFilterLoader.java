@@ -77,16 +77,18 @@ public final class BloomFilterLoader
     }
 
     /**
-     * The bytes of a chunk's filter where the footer tells them without a read: its declared length, or the exact gap
-     * up to the next filter or the footer (filters written back to back, as Trino's writer does); empty otherwise.
+     * The bytes of a chunk's filter that would take a GET of its own (not in the footer's tail read), where the footer
+     * tells them: its declared length, or the exact gap up to the next filter or the footer (filters written back to
+     * back, as Trino's writer does); empty otherwise.
      */
-    public static OptionalLong knownLength(ParquetFileMetadata file, BloomFilterKey key)
+    public static OptionalLong lengthToFetch(ParquetFileMetadata file, BloomFilterKey key)
     {
         Optional<ColumnMetaData> column = columnMetadata(file.metadata().getParquetMetadata(), key);
         if (column.isEmpty() || !column.get().isSetBloom_filter_offset()) {
             return OptionalLong.empty();
         }
         return switch (locate(key, column.get(), file, file.structureStarts())) {
+            case Located.At(Range range) when file.tailContains(range.offset(), range.extent()) -> OptionalLong.empty();
             case Located.At(Range range) when range.declared().isPresent() || range.mustFill() -> OptionalLong.of(range.extent());
             case Located.At _, Located.Unusable _ -> OptionalLong.empty();
         };

@@ -319,19 +319,36 @@ public final class RowGroupPruner
     private record FetchedFilters(Map<BloomFilterKey, SplitBlockBloomFilterReader.Result> filters, Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk, Set<BloomFilterKey> unselective) {}
 
     /**
-     * Whether fetching a chunk's filter is a GET for nothing: at least {@value #UNSELECTIVE_VALUES} values, and a filter
-     * of its size, holding as many distinct values as the chunk has values, would answer "maybe" for at least one of
-     * them in more than 99 row groups of 100 that hold none (2,000 values against 1% filters: 1 - 0.99^2000). A chunk
-     * with fewer distinct values has a tighter filter than so estimated; the floor on the values keeps that from
-     * costing a lookup or a small IN list its pruning. Fetching is a cost decision only: the row group is kept, as it
-     * would be after a "maybe", and its dictionary is still used where it costs no GET.
+     * The chunks whose filter would be a GET for nothing (and is in neither the tail read, the disk tier nor the
+     * cache): at least {@value #UNSELECTIVE_VALUES} values, and a filter of its size, holding as many distinct values
+     * as the chunk has values, would answer "maybe" for at least one of them in more than 99 row groups of 100 that
+     * hold none (2,000 values against 1% filters: 1 - 0.99^2000). A chunk with fewer distinct values has a tighter
+     * filter than so estimated; the floor on the values keeps that from costing a lookup or a small IN list its
+     * pruning. Fetching is a cost decision only: the row group is kept, as it would be after a "maybe", and its
+     * dictionary is still used where it costs no GET.
      */
+    private Set<BloomFilterKey> notWorthFetching(ParquetFileMetadata file, Map<BloomFilterKey, long[]> wanted, Set<BloomFilterKey> probedOnDisk, PruningStats stats)
+    {
+        List<BloomFilterKey> candidates = wanted.entrySet().stream()
+                .filter(entry -> !probedOnDisk.contains(entry.getKey()) && cannotRuleOut(file, entry.getKey(), entry.getValue().length))
+                .map(Map.Entry::getKey)
+                .toList();
+        if (candidates.isEmpty()) {
+            return Set.of();
+        }
+        // a cached filter costs no GET: it answers
+        Set<BloomFilterKey> unselective = new HashSet<>(candidates);
+        unselective.removeAll(metadataReader.cachedFilters(file, candidates).keySet());
+        unselective.forEach(_ -> stats.addBloomFilterNotFetched());
+        return unselective;
+    }
+
     private static boolean cannotRuleOut(ParquetFileMetadata file, BloomFilterKey key, int values)
     {
         if (values < UNSELECTIVE_VALUES) {
             return false;
         }
-        OptionalLong length = BloomFilterLoader.knownLength(file, key);
+        OptionalLong length = BloomFilterLoader.lengthToFetch(file, key);
         long valueCount = file.valueCount(key);
         if (length.isEmpty() || valueCount <= 0) {
             return false;
@@ -348,7 +365,6 @@ public final class RowGroupPruner
     {
         // a filter helps only where the predicate excludes NULL or the chunk has no NULLs
         Map<BloomFilterKey, long[]> wanted = new LinkedHashMap<>();
-        Set<BloomFilterKey> unselective = new HashSet<>();
         for (Candidate candidate : candidates) {
             for (BloomColumnPredicate predicate : predicates) {
                 if (predicate.hashes().length > 0 && canUseFilter(candidate, predicate)) {
@@ -357,18 +373,12 @@ public final class RowGroupPruner
                 }
             }
         }
-        wanted.forEach((key, hashes) -> {
-            if (cannotRuleOut(file, key, hashes.length)) {
-                unselective.add(key);
-                stats.addBloomFilterNotFetched();
-            }
-        });
-        unselective.forEach(wanted::remove);
         if (wanted.isEmpty()) {
-            return new FetchedFilters(Map.of(), Map.of(), unselective);
+            return new FetchedFilters(Map.of(), Map.of(), Set.of());
         }
         Map<BloomFilterKey, MetadataDiskTier.Verdict> onDisk = probeOnDisk(file, wanted, readStats);
-        List<BloomFilterKey> toLoad = wanted.keySet().stream().filter(key -> !onDisk.containsKey(key)).toList();
+        Set<BloomFilterKey> unselective = notWorthFetching(file, wanted, onDisk.keySet(), stats);
+        List<BloomFilterKey> toLoad = wanted.keySet().stream().filter(key -> !onDisk.containsKey(key) && !unselective.contains(key)).toList();
         if (toLoad.isEmpty()) {
             return new FetchedFilters(Map.of(), onDisk, unselective);
         }

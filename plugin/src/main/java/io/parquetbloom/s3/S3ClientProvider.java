@@ -75,8 +75,8 @@ public class S3ClientProvider
     /**
      * Throttling, 5xx answers and I/O errors are retried after a short jittered exponential backoff, the same after
      * throttling as after any error: the SDK's default waits up to a second after a 503 SlowDown, and one such wait
-     * on a query's critical path costs more than the whole lookup. Under {@code ADAPTIVE}, what slows requests down
-     * when S3 throttles is instead a rate limit of the client's requests, shared by all its queries.
+     * on a query's critical path costs more than the whole lookup. Under {@code ADAPTIVE}, once S3 throttles, a rate
+     * limit of the client's requests, shared by all its queries, also delays every request.
      */
     static RetryStrategy retryStrategy(S3Config config)
     {

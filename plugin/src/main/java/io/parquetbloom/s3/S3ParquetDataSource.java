@@ -20,13 +20,16 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
@@ -60,6 +63,9 @@ public class S3ParquetDataSource
     public static final String WHOLE_METRIC = "rowGroupsReadWhole";
     public static final String WHOLE_AFTER_MATCHES_METRIC = "rowGroupsReadWholeAfterMatches";
 
+    // GETs in flight ahead of the reader at most, however small: a split must not take the connection pool
+    private static final int MAX_READS_AHEAD = 16;
+
     private final ParquetDataSourceId id;
     private final S3ObjectStore store;
     private final S3ObjectInfo object;
@@ -76,11 +82,12 @@ public class S3ParquetDataSource
     private final List<FetchedRange> aheadRanges = new ArrayList<>();
     // the reads of a row group read key first that the reader has not asked for yet, by row group
     private final Map<Integer, List<FetchedRange>> onDemandRanges = new TreeMap<>();
+    // the row groups with projected chunks beyond the filter columns', which show by being read whether a row matched
+    private final SortedSet<Integer> rowGroupsWithOtherColumns = new TreeSet<>();
     private final Set<Integer> matchedRowGroups = new HashSet<>();
     private final Set<Integer> switchedToWhole = new HashSet<>();
     private int aheadSubmitted;
     private int rowGroupsStarted;
-    private int outcomesRecorded;
     private long readBytes;
     private long readTimeNanos;
 
@@ -187,11 +194,18 @@ public class S3ParquetDataSource
         Map<Integer, List<Map.Entry<K, DiskRange>>> aheadByRowGroup = new TreeMap<>();
         Map<Integer, List<Map.Entry<K, DiskRange>>> onDemandByRowGroup = new TreeMap<>();
         for (Map.Entry<K, DiskRange> entry : entries) {
+            int rowGroup = layout.rowGroupOf(entry.getValue());
             Map<Integer, List<Map.Entry<K, DiskRange>>> group = layout.readsAhead(entry.getValue()) ? aheadByRowGroup : onDemandByRowGroup;
-            group.computeIfAbsent(layout.rowGroupOf(entry.getValue()), _ -> new ArrayList<>()).add(entry);
+            group.computeIfAbsent(rowGroup, _ -> new ArrayList<>()).add(entry);
+            if (rowGroup >= 0 && !layout.isFilterChunk(entry.getValue())) {
+                rowGroupsWithOtherColumns.add(rowGroup);
+            }
         }
         for (List<Map.Entry<K, DiskRange>> run : runsReadTogether(aheadByRowGroup)) {
-            aheadRanges.addAll(planAdjacentReads(run, readers, memoryContext));
+            List<FetchedRange> ranges = planAdjacentReads(run, readers, memoryContext);
+            // in the reader's order, so that the window holds the row groups it reaches next, not every large chunk
+            ranges.sort(Comparator.comparingInt(FetchedRange::firstRowGroup).thenComparingLong(range -> range.range.offset()));
+            aheadRanges.addAll(ranges);
         }
         for (int i = 0; i < aheadRanges.size(); i++) {
             aheadRanges.get(i).aheadIndex = i;
@@ -206,8 +220,7 @@ public class S3ParquetDataSource
             }
             List<FetchedRange> ranges = planAdjacentReads(uncovered, readers, memoryContext);
             if (rowGroup >= 0) {
-                // chunks of no known row group are read when asked for, and say nothing of matches
-                ranges.forEach(range -> range.onDemandOf = rowGroup);
+                // chunks of no known row group are read when asked for
                 onDemandRanges.put(rowGroup, ranges);
             }
         });
@@ -301,20 +314,54 @@ public class S3ParquetDataSource
     {
         long bytesAhead = 0;
         for (int i = readingIndex + 1; i < aheadSubmitted; i++) {
-            bytesAhead += aheadRanges.get(i).range.length();
+            bytesAhead += aheadRanges.get(i).range.length() + switchedBytes(aheadRanges.get(i));
         }
-        while (aheadSubmitted < aheadRanges.size() && (aheadSubmitted <= readingIndex + 1 || bytesAhead < prefetchWindowBytes)) {
+        while (aheadSubmitted < aheadRanges.size() && (aheadSubmitted <= readingIndex + 1 || (bytesAhead < prefetchWindowBytes && aheadSubmitted - readingIndex <= MAX_READS_AHEAD))) {
             FetchedRange next = aheadRanges.get(aheadSubmitted++);
             next.prefetch();
-            bytesAhead += next.range.length();
             if (!onDemandRanges.isEmpty() && matches.mostMatch()) {
-                for (int rowGroup : next.rowGroups) {
-                    if (onDemandRanges.containsKey(rowGroup) && switchedToWhole.add(rowGroup)) {
-                        onDemandRanges.get(rowGroup).forEach(FetchedRange::prefetch);
-                    }
-                }
+                switchToWhole(next);
+            }
+            bytesAhead += next.range.length() + switchedBytes(next);
+        }
+    }
+
+    /**
+     * Sends the rest of the row groups whose key chunks {@code ahead} holds, where that rest fits the window: a larger
+     * one is still read piece by piece as the reader reaches it.
+     */
+    private void switchToWhole(FetchedRange ahead)
+    {
+        for (int rowGroup : ahead.rowGroups) {
+            List<FetchedRange> rest = onDemandRanges.get(rowGroup);
+            if (rest != null && !switchedToWhole.contains(rowGroup) && bytesOf(rest) <= prefetchWindowBytes) {
+                switchedToWhole.add(rowGroup);
+                rest.forEach(FetchedRange::prefetch);
             }
         }
+    }
+
+    /**
+     * Bytes of the rest of the row groups switched to whole whose key chunks {@code ahead} holds.
+     */
+    private long switchedBytes(FetchedRange ahead)
+    {
+        long bytes = 0;
+        for (int rowGroup : ahead.rowGroups) {
+            if (switchedToWhole.contains(rowGroup)) {
+                bytes += bytesOf(onDemandRanges.get(rowGroup));
+            }
+        }
+        return bytes;
+    }
+
+    private static long bytesOf(List<FetchedRange> ranges)
+    {
+        long bytes = 0;
+        for (FetchedRange range : ranges) {
+            bytes += range.range.length();
+        }
+        return bytes;
     }
 
     /**
@@ -328,10 +375,10 @@ public class S3ParquetDataSource
 
     private void recordOutcomesBefore(int rowGroup)
     {
-        List<Integer> keyFirst = List.copyOf(onDemandRanges.keySet());
-        while (outcomesRecorded < keyFirst.size() && keyFirst.get(outcomesRecorded) < rowGroup) {
-            matches.record(matchedRowGroups.contains(keyFirst.get(outcomesRecorded)));
-            outcomesRecorded++;
+        while (!rowGroupsWithOtherColumns.isEmpty() && rowGroupsWithOtherColumns.first() < rowGroup) {
+            int done = rowGroupsWithOtherColumns.first();
+            rowGroupsWithOtherColumns.remove(done);
+            matches.record(matchedRowGroups.contains(done));
         }
     }
 
@@ -359,7 +406,8 @@ public class S3ParquetDataSource
     @Override
     public void close()
     {
-        // every row group the reader reached has shown whether it matched (a LIMIT may have cut the last one short)
+        // every row group the reader reached has shown whether it matched; the last one may have been cut short by a
+        // LIMIT and counts as without a match (a bias towards reading key first, which never costs a wrong row)
         recordOutcomesBefore(rowGroupsStarted);
         for (FetchedRange range : planned) {
             range.release();
@@ -376,7 +424,6 @@ public class S3ParquetDataSource
         private final LocalMemoryContext memory;
         private final Set<Integer> rowGroups = new HashSet<>();
         private int aheadIndex = -1;
-        private int onDemandOf = -1;
         private int references;
         private FutureTask<byte[]> pending;
         private boolean fetched;
@@ -410,7 +457,7 @@ public class S3ParquetDataSource
                 public Slice read()
                         throws IOException
                 {
-                    if (onDemandOf >= 0 || !layout.isFilterChunk(part)) {
+                    if (!layout.isFilterChunk(part)) {
                         // the reader wants a column beyond the filter's: the engine found a row of this row group
                         matchedRowGroups.add(rowGroup);
                     }
@@ -423,6 +470,14 @@ public class S3ParquetDataSource
                     FetchedRange.this.free();
                 }
             };
+        }
+
+        /**
+         * The first row group (in the reader's order) the range serves, -1 when it serves only chunks of none known.
+         */
+        int firstRowGroup()
+        {
+            return rowGroups.stream().filter(rowGroup -> rowGroup >= 0).mapToInt(Integer::intValue).min().orElse(-1);
         }
 
         void prefetch()
@@ -449,7 +504,10 @@ public class S3ParquetDataSource
             checkState(!released, "range %s is already released", range);
             if (data == null) {
                 if (aheadIndex >= 0) {
-                    rowGroups.stream().mapToInt(Integer::intValue).min().ifPresent(S3ParquetDataSource.this::startRowGroup);
+                    int first = firstRowGroup();
+                    if (first >= 0) {
+                        startRowGroup(first);
+                    }
                     prefetchAheadThrough(aheadIndex);
                 }
                 long start = System.nanoTime();

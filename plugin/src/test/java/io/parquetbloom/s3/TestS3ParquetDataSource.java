@@ -218,6 +218,24 @@ final class TestS3ParquetDataSource
     }
 
     @Test
+    void theWindowFollowsTheReaderThroughLargeChunksOfRowGroupsReadWhole()
+    {
+        // chunks larger than the buffer (150 bytes) are read in pieces; the window (300 bytes) takes row group 0's
+        // first pieces in file order, not every large piece of the split first
+        InMemoryObjectStore store = new InMemoryObjectStore(file);
+        List<Runnable> prefetches = new ArrayList<>();
+        ParquetReaderOptions options = ParquetReaderOptions.builder().withMaxBufferSize(DataSize.ofBytes(150)).build();
+        ColumnChunkLayout whole = new ColumnChunkLayout(layout().filterChunks(), layout().rowGroupOfChunk(), Set.of(0, 1));
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), options, whole, prefetches::add);
+        AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
+        source.planRead(chunks(), memory);
+        prefetches.forEach(Runnable::run);
+        assertThat(store.reads()).containsExactly("4+100", "104+150", "254+50");
+        assertThat(memory.getBytes()).isEqualTo(300);
+        source.close();
+    }
+
+    @Test
     void onceMostRowGroupsMatchTheRestIsFetchedAlongsideTheKeyChunks()
             throws IOException
     {
