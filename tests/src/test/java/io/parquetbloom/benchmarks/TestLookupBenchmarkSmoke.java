@@ -21,10 +21,10 @@ final class TestLookupBenchmarkSmoke
         LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke"});
         List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
         Set<String> workloads = results.stream().map(LookupBenchmark.Result::workload).collect(Collectors.toSet());
-        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "join_dynamic_filter", "range_control", "full_scan", "filter_advice", "concurrency", "serial_absent", "serial_present");
-        // 9 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, the advice on ours, and
+        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "in_2000_spread", "join_dynamic_filter", "range_control", "full_scan", "filter_advice", "concurrency", "serial_absent", "serial_present");
+        // 10 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, the advice on ours, and
         // concurrency for ours and Hive
-        assertThat(results).hasSize(9 * 3 * 3 + 3 + 2);
+        assertThat(results).hasSize(10 * 3 * 3 + 3 + 2);
         // a new absent serial on a dictionary column without filters: the cached dictionaries answer, no GET
         assertThat(result(results, "serial_absent", "warm").gets()).isZero();
         assertThat(result(results, "serial_absent", "warm").filesScheduled()).isZero();
