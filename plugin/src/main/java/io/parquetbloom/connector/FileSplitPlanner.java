@@ -163,6 +163,8 @@ final class FileSplitPlanner
         metrics.put("s3PlanningRetries", new LongCount(listingStats.retries() + pruningRequests.retries()));
         metrics.put("s3PlanningThrottledAttempts", new LongCount(listingStats.throttledAttempts() + pruningRequests.throttledAttempts()));
         metrics.put("s3PlanningFailedAttempts", new LongCount(listingStats.failedAttempts() + pruningRequests.failedAttempts()));
+        metrics.put("s3PlanningHedgedGets", new LongCount(listingStats.hedgedGets() + pruningRequests.hedgedGets()));
+        metrics.put("s3PlanningHedgesWon", new LongCount(listingStats.hedgesWon() + pruningRequests.hedgesWon()));
         metrics.put("filesPlanned", new LongCount(filesPlanned.get()));
         metrics.put("filesPrunedBeforeSplits", new LongCount(filesPruned.get()));
         metrics.put("filesFailedOpenBeforeSplits", new LongCount(filesFailedOpen.get()));

@@ -5,7 +5,7 @@ import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.trino.spi.predicate.Domain;
 
-import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -56,11 +56,25 @@ public class NoMatchCache
 
     public boolean knownNoMatch(FileKey file, int rowGroup, String column, Domain domain)
     {
-        if (!file.cacheable()) {
-            return false;
-        }
-        Optional<Long> id = domainIds.getIfPresent(domain);
-        return id.isPresent() && facts.getIfPresent(new Key(file, rowGroup, column, id.get())).isPresent();
+        OptionalLong id = domainId(domain);
+        return id.isPresent() && knownNoMatch(file, rowGroup, column, id.getAsLong());
+    }
+
+    /**
+     * The number facts about {@code domain} are kept under, if there are any: to be asked once per file and column,
+     * not per row group, as hashing and comparing a 2,000-value IN list is most of what a question costs.
+     */
+    public OptionalLong domainId(Domain domain)
+    {
+        return domainIds.getIfPresent(domain).map(OptionalLong::of).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * @param domainId what {@link #domainId} answered for the domain
+     */
+    public boolean knownNoMatch(FileKey file, int rowGroup, String column, long domainId)
+    {
+        return file.cacheable() && facts.getIfPresent(new Key(file, rowGroup, column, domainId)).isPresent();
     }
 
     /**

@@ -185,7 +185,7 @@ public final class RowGroupPruner
     {
         ParquetDataSourceId id = new ParquetDataSourceId(file.object().location().toString());
         FileKey fileKey = FileKey.of(file.object());
-        Map<String, Domain> noMatchDomains = options.noMatchCache() ? rememberedDomains(constrained.primitiveDomains()) : Map.of();
+        Map<String, Long> noMatchDomains = options.noMatchCache() ? rememberedDomains(constrained.primitiveDomains()) : Map.of();
         List<BlockMetadata> blocks = blocks(file);
         List<Candidate> candidates = new ArrayList<>();
         for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
@@ -257,7 +257,7 @@ public final class RowGroupPruner
     private List<Integer> removeKnownNoMatch(ParquetFileMetadata file, List<Integer> ordinals, Map<String, Domain> domains, PruningStats stats)
     {
         FileKey fileKey = FileKey.of(file.object());
-        Map<String, Domain> noMatchDomains = rememberedDomains(domains);
+        Map<String, Long> noMatchDomains = rememberedDomains(domains);
         ImmutableList.Builder<Integer> survivors = ImmutableList.builder();
         for (int ordinal : ordinals) {
             if (knownNoMatch(fileKey, ordinal, noMatchDomains)) {
@@ -271,22 +271,23 @@ public final class RowGroupPruner
     }
 
     /**
-     * The domains the cache may hold facts about, decided once per file rather than per row group.
+     * The numbers of the domains the cache holds facts about, by column, looked up once per file rather than per row
+     * group.
      */
-    private Map<String, Domain> rememberedDomains(Map<String, Domain> domains)
+    private Map<String, Long> rememberedDomains(Map<String, Domain> domains)
     {
-        Map<String, Domain> remembered = new HashMap<>();
+        Map<String, Long> remembered = new HashMap<>();
         domains.forEach((column, domain) -> {
             if (noMatchCache.remembers(domain)) {
-                remembered.put(column, domain);
+                noMatchCache.domainId(domain).ifPresent(id -> remembered.put(column, id));
             }
         });
         return remembered;
     }
 
-    private boolean knownNoMatch(FileKey fileKey, int ordinal, Map<String, Domain> domains)
+    private boolean knownNoMatch(FileKey fileKey, int ordinal, Map<String, Long> domainIds)
     {
-        for (Map.Entry<String, Domain> entry : domains.entrySet()) {
+        for (Map.Entry<String, Long> entry : domainIds.entrySet()) {
             if (noMatchCache.knownNoMatch(fileKey, ordinal, entry.getKey(), entry.getValue())) {
                 return true;
             }

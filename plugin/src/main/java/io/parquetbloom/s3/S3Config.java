@@ -6,6 +6,8 @@ import io.airlift.configuration.ConfigSecuritySensitive;
 import io.airlift.units.Duration;
 import io.airlift.units.MinDuration;
 import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -32,6 +34,8 @@ public class S3Config
     private S3RetryMode retryMode = S3RetryMode.STANDARD;
     private Duration retryBaseDelay = new Duration(50, MILLISECONDS);
     private Duration retryMaxDelay = new Duration(2, SECONDS);
+    private boolean hedgedReadsEnabled = true;
+    private double hedgedReadsMaxFraction = 0.05;
     private int maxConnections = 500;
     private int listPageSize = 1000;
     private String iamRole;
@@ -241,6 +245,34 @@ public class S3Config
     public boolean isRetryDelaysValid()
     {
         return retryMaxDelay == null || retryBaseDelay == null || retryMaxDelay.compareTo(retryBaseDelay) >= 0;
+    }
+
+    public boolean isHedgedReadsEnabled()
+    {
+        return hedgedReadsEnabled;
+    }
+
+    @Config("s3.hedged-reads.enabled")
+    @ConfigDescription("Send a second GET of the same bytes once a GET runs past the recent 95th percentile of GETs of its size; the first answer wins")
+    public S3Config setHedgedReadsEnabled(boolean hedgedReadsEnabled)
+    {
+        this.hedgedReadsEnabled = hedgedReadsEnabled;
+        return this;
+    }
+
+    @DecimalMin("0")
+    @DecimalMax("1")
+    public double getHedgedReadsMaxFraction()
+    {
+        return hedgedReadsMaxFraction;
+    }
+
+    @Config("s3.hedged-reads.max-fraction")
+    @ConfigDescription("Hedged GETs a reader (a split, or a query's planning) may send per GET it sent, beyond its first one")
+    public S3Config setHedgedReadsMaxFraction(double hedgedReadsMaxFraction)
+    {
+        this.hedgedReadsMaxFraction = hedgedReadsMaxFraction;
+        return this;
     }
 
     @Min(1)

@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 import static com.google.common.base.MoreObjects.firstNonNull;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
@@ -42,24 +43,27 @@ public class S3ObjectStore
     private final Optional<SseCustomerKey> customerKey;
     private final int listPageSize;
     private final S3Stats nodeStats;
+    private final Optional<ReadHedger> hedger;
 
     @Inject
     public S3ObjectStore(S3Client client, S3Config config, S3Stats nodeStats)
     {
-        this(client, config.getSseCustomerKey().map(SseCustomerKey::of), config.getListPageSize(), nodeStats);
+        this(client, config.getSseCustomerKey().map(SseCustomerKey::of), config.getListPageSize(), nodeStats,
+                config.isHedgedReadsEnabled() ? Optional.of(new ReadHedger(config.getHedgedReadsMaxFraction(), nodeStats)) : Optional.empty());
     }
 
     public S3ObjectStore(S3Client client)
     {
-        this(client, Optional.empty(), new S3Config().getListPageSize(), new S3Stats());
+        this(client, Optional.empty(), new S3Config().getListPageSize(), new S3Stats(), Optional.empty());
     }
 
-    private S3ObjectStore(S3Client client, Optional<SseCustomerKey> customerKey, int listPageSize, S3Stats nodeStats)
+    private S3ObjectStore(S3Client client, Optional<SseCustomerKey> customerKey, int listPageSize, S3Stats nodeStats, Optional<ReadHedger> hedger)
     {
         this.client = requireNonNull(client, "client is null");
         this.customerKey = requireNonNull(customerKey, "customerKey is null");
         this.listPageSize = listPageSize;
         this.nodeStats = requireNonNull(nodeStats, "nodeStats is null");
+        this.hedger = requireNonNull(hedger, "hedger is null");
     }
 
     /**
@@ -255,6 +259,15 @@ public class S3ObjectStore
         if (length == 0) {
             return new byte[0];
         }
+        GetObjectRequest request = getRequest(object, position, length, stats);
+        if (hedger.isEmpty()) {
+            return get(object, request, position, length, stats, () -> false);
+        }
+        return hedger.get().read(decided -> get(object, request, position, length, stats, decided), length, stats, object.location());
+    }
+
+    private GetObjectRequest getRequest(S3ObjectInfo object, long position, int length, S3RequestStats stats)
+    {
         S3Location location = object.location();
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
@@ -268,15 +281,26 @@ public class S3ObjectStore
                 .sseCustomerAlgorithm(key.algorithm())
                 .sseCustomerKey(key.keyBase64())
                 .sseCustomerKeyMD5(key.keyMd5Base64()));
+        return request.build();
+    }
+
+    /**
+     * @param abandoned whether nobody waits for this GET any more (the other GET of a hedged pair answered first): its
+     * interruption is then no failure
+     */
+    private byte[] get(S3ObjectInfo object, GetObjectRequest request, long position, int length, S3RequestStats stats, BooleanSupplier abandoned)
+    {
+        S3Location location = object.location();
+        long start = System.nanoTime();
         byte[] bytes;
         try {
-            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request.build());
+            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request);
             bytes = response.asByteArrayUnsafe();
         }
         catch (SdkException e) {
             stats.recordGet(0);
             nodeStats.recordGet(0);
-            if (!(e instanceof AbortedException) && !Thread.currentThread().isInterrupted()) {
+            if (!(e instanceof AbortedException) && !Thread.currentThread().isInterrupted() && !abandoned.getAsBoolean()) {
                 // a GET interrupted because nobody wants its bytes any more (a prefetch after LIMIT) did not fail
                 nodeStats.recordFailure();
             }
@@ -293,6 +317,7 @@ public class S3ObjectStore
         if (bytes.length != length) {
             throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Short read of %s: asked for %d bytes at %d, got %d (the object is shorter than its metadata says)".formatted(location, length, position, bytes.length));
         }
+        hedger.ifPresent(hedger -> hedger.recordLatency(length, System.nanoTime() - start));
         return bytes;
     }
 

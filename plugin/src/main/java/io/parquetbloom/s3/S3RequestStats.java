@@ -14,6 +14,8 @@ public final class S3RequestStats
     private final AtomicLong retries = new AtomicLong();
     private final AtomicLong throttledAttempts = new AtomicLong();
     private final AtomicLong failedAttempts = new AtomicLong();
+    private final AtomicLong hedgedGets = new AtomicLong();
+    private final AtomicLong hedgesWon = new AtomicLong();
 
     public void recordGet(long bytes)
     {
@@ -36,6 +38,50 @@ public final class S3RequestStats
         this.retries.addAndGet(retries);
         this.throttledAttempts.addAndGet(throttled);
         this.failedAttempts.addAndGet(failed);
+    }
+
+    /**
+     * Takes one hedge from this reader's budget: its first hedge, then one per {@code 1 / fraction} GETs it sent.
+     *
+     * @return whether a hedged GET may go out
+     */
+    boolean tryReserveHedge(double fraction)
+    {
+        while (true) {
+            long hedged = hedgedGets.get();
+            if (hedged >= 1 + (long) (getRequests.get() * fraction)) {
+                return false;
+            }
+            if (hedgedGets.compareAndSet(hedged, hedged + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void recordHedge()
+    {
+        hedgedGets.incrementAndGet();
+    }
+
+    void recordHedgeWon()
+    {
+        hedgesWon.incrementAndGet();
+    }
+
+    /**
+     * Second GETs sent because the first ran past the recent p95 (each is also counted in {@link #getRequests}).
+     */
+    public long hedgedGets()
+    {
+        return hedgedGets.get();
+    }
+
+    /**
+     * Hedged GETs that answered before the GET they hedged.
+     */
+    public long hedgesWon()
+    {
+        return hedgesWon.get();
     }
 
     public long getRequests()

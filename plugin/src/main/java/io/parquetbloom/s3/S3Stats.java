@@ -28,6 +28,14 @@ public class S3Stats
         total.recordAttempts(retries, throttled, failed);
     }
 
+    void recordHedge(boolean won)
+    {
+        total.recordHedge();
+        if (won) {
+            total.recordHedgeWon();
+        }
+    }
+
     void recordFailure()
     {
         failedRequests.incrementAndGet();
@@ -67,6 +75,18 @@ public class S3Stats
     public long getFailedAttempts()
     {
         return total.failedAttempts();
+    }
+
+    @Managed(description = "Second GETs sent because the first ran past the recent p95 of GETs of its size")
+    public long getHedgedGets()
+    {
+        return total.hedgedGets();
+    }
+
+    @Managed(description = "Hedged GETs that answered before the GET they hedged")
+    public long getHedgesWon()
+    {
+        return total.hedgesWon();
     }
 
     @Managed(description = "Requests that failed after all retries")

@@ -149,8 +149,11 @@ public final class LookupBenchmark
         @Option(names = "--disk-tier", description = "with --budget-ratios: each ratio also with the local disk tier (metadata-cache.disk.directory)")
         boolean diskTier;
 
-        @Option(names = "--faults", split = ",", description = "fractions of object GETs the proxies answer 503 SlowDown and cut halfway, ours and Hive's alike, e.g. 0.05,0.02")
+        @Option(names = "--faults", split = ",", description = "fractions of object GETs the proxies answer 503 SlowDown, cut halfway and (optionally) stall halfway for --stall-ms before the cut, ours and Hive's alike, e.g. 0.05,0.02 or 0.05,0.02,0.01")
         List<Double> faults = List.of();
+
+        @Option(names = "--stall-ms", defaultValue = "2000", description = "how long a stalled GET (the third fraction of --faults) hangs before its connection is cut (default: ${DEFAULT-VALUE})")
+        long stallMillis;
 
         @Option(names = "--smoke", description = "a tiny run for tests: 4 files of 3,000 rows, 1 run, no latency; flags given explicitly still win")
         boolean smoke;
@@ -174,19 +177,23 @@ public final class LookupBenchmark
         }
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
-                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults));
+                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults, flags.stallMillis));
     }
 
-    private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions)
+    private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions, long stallMillis)
     {
         if (fractions.isEmpty()) {
             return Optional.empty();
         }
-        if (fractions.size() != 2 || fractions.stream().anyMatch(fraction -> fraction < 0 || fraction > 0.5)) {
-            throw new ParameterException(commandLine, "--faults takes two fractions between 0 and 0.5, SlowDown and cut bodies: " + fractions);
+        if (fractions.size() < 2 || fractions.size() > 3 || fractions.stream().anyMatch(fraction -> fraction < 0 || fraction > 0.5)) {
+            throw new ParameterException(commandLine, "--faults takes two or three fractions between 0 and 0.5, SlowDown, cut bodies and stalls: " + fractions);
         }
-        return Optional.of(new CountingProxy.FaultMix("slowdown %s, cut %s".formatted(fractions.get(0), fractions.get(1)),
-                Map.of(CountingProxy.Fault.SLOW_DOWN, fractions.get(0), CountingProxy.Fault.CUT_BODY, fractions.get(1)), 2025, 0));
+        if (fractions.size() == 2) {
+            return Optional.of(new CountingProxy.FaultMix("slowdown %s, cut %s".formatted(fractions.get(0), fractions.get(1)),
+                    Map.of(CountingProxy.Fault.SLOW_DOWN, fractions.get(0), CountingProxy.Fault.CUT_BODY, fractions.get(1)), 2025, 0));
+        }
+        return Optional.of(new CountingProxy.FaultMix("slowdown %s, cut %s, stall %s for %d ms".formatted(fractions.get(0), fractions.get(1), fractions.get(2), stallMillis),
+                Map.of(CountingProxy.Fault.SLOW_DOWN, fractions.get(0), CountingProxy.Fault.CUT_BODY, fractions.get(1), CountingProxy.Fault.STALL, fractions.get(2)), 2025, stallMillis));
     }
 
     private static void applySmoke(Flags flags, ParseResult parsed)
@@ -477,9 +484,10 @@ public final class LookupBenchmark
                 filesScheduled += metrics.get("filesTotal") - metrics.get("filesPrunedBeforeSplits");
                 retries += metrics.get("s3PlanningRetries") + metrics.get("s3Retries");
                 throttled += metrics.get("s3PlanningThrottledAttempts") + metrics.get("s3ThrottledAttempts");
-                progress("  run %d: %.0f ms; GETs planning %d, readers %d; dictionary pages %d; retries %d; row groups read key first %d, whole %d".formatted(
+                progress("  run %d: %.0f ms; GETs planning %d, readers %d; dictionary pages %d; retries %d; hedged %d (won %d); row groups read key first %d, whole %d".formatted(
                         run, millis.getLast(), metrics.get("s3PlanningGetRequests"), metrics.get("s3GetRequests"), metrics.get("planningDictionaryPagesRead") + metrics.get("dictionaryPagesRead"),
-                        metrics.get("s3PlanningRetries") + metrics.get("s3Retries"), metrics.get("rowGroupsReadKeyFirst"), metrics.get("rowGroupsReadWhole")));
+                        metrics.get("s3PlanningRetries") + metrics.get("s3Retries"), metrics.get("s3PlanningHedgedGets") + metrics.get("s3HedgedGets"),
+                        metrics.get("s3PlanningHedgesWon") + metrics.get("s3HedgesWon"), metrics.get("rowGroupsReadKeyFirst"), metrics.get("rowGroupsReadWhole")));
             }
             injected += injectedFaults(proxy) - injectedBefore;
             CountingProxy.Counts counts = proxy.counts();

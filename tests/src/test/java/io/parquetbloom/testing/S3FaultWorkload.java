@@ -1,5 +1,6 @@
 package io.parquetbloom.testing;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.Session;
 import io.trino.server.BasicQueryInfo;
 import io.trino.testing.DistributedQueryRunner;
@@ -46,6 +47,11 @@ public final class S3FaultWorkload
             "s3.socket-read-timeout", "1s",
             "s3.connect-timeout", "1s");
 
+    public static final Map<String, String> HEDGED_CATALOG_PROPERTIES = ImmutableMap.<String, String>builder()
+            .putAll(CATALOG_PROPERTIES)
+            .put("s3.hedged-reads.enabled", "true")
+            .buildOrThrow();
+
     /**
      * The mixes of the test and the benchmark: each fault on its own, then everything at once.
      */
@@ -83,14 +89,16 @@ public final class S3FaultWorkload
             long retries,
             long throttledAttempts,
             long failedAttempts,
+            long hedgedGets,
+            long hedgesWon,
             Map<CountingProxy.Fault, Long> injected,
             long p50Millis,
             long maxMillis)
     {
         public String summary()
         {
-            return "%s: %d queries, %d correct, failed %s, wrong %d, hung %d, unnamed %d; S3 retries %d (throttled attempts %d, failed attempts %d); injected %s; p50 %d ms, max %d ms"
-                    .formatted(mix, queries, correct, failures, wrong, hung, unnamed.size(), retries, throttledAttempts, failedAttempts, injected, p50Millis, maxMillis);
+            return "%s: %d queries, %d correct, failed %s, wrong %d, hung %d, unnamed %d; S3 retries %d (throttled attempts %d, failed attempts %d); hedged GETs %d (won %d); injected %s; p50 %d ms, max %d ms"
+                    .formatted(mix, queries, correct, failures, wrong, hung, unnamed.size(), retries, throttledAttempts, failedAttempts, hedgedGets, hedgesWon, injected, p50Millis, maxMillis);
         }
     }
 
@@ -104,7 +112,8 @@ public final class S3FaultWorkload
     /**
      * What the fault test and the fault benchmark run on: the testing lake's events and join keys, a
      * {@link CountingProxy} (the fault injector) in front of the S3 server, and catalogs {@code lake} and
-     * {@code faulty} ({@link #CATALOG_PROPERTIES}) through it. The caller closes the proxy and the runner.
+     * {@code faulty} ({@link #CATALOG_PROPERTIES}) and {@code faulty_hedged} (the same with hedged reads) through it.
+     * The caller closes the proxy and the runner.
      */
     public record Setup(List<String> joinKeys, CountingProxy proxy, DistributedQueryRunner runner) {}
 
@@ -121,6 +130,7 @@ public final class S3FaultWorkload
             DistributedQueryRunner runner = ParquetBloomQueryRunner.builder()
                     .withEndpoint(proxy.endpoint())
                     .withCatalog("faulty", CATALOG_PROPERTIES)
+                    .withCatalog("faulty_hedged", HEDGED_CATALOG_PROPERTIES)
                     .build();
             return new Setup(joinKeys, proxy, runner);
         }
@@ -152,6 +162,8 @@ public final class S3FaultWorkload
         long retries = 0;
         long throttled = 0;
         long failedAttempts = 0;
+        long hedgedGets = 0;
+        long hedgesWon = 0;
         Map<CountingProxy.Fault, Long> before = proxy.injectedFaults();
         proxy.injectFaults(mix);
         try {
@@ -165,6 +177,8 @@ public final class S3FaultWorkload
                     retries += metrics.get("s3Retries") + metrics.get("s3PlanningRetries");
                     throttled += metrics.get("s3ThrottledAttempts") + metrics.get("s3PlanningThrottledAttempts");
                     failedAttempts += metrics.get("s3FailedAttempts") + metrics.get("s3PlanningFailedAttempts");
+                    hedgedGets += metrics.get("s3HedgedGets") + metrics.get("s3PlanningHedgedGets");
+                    hedgesWon += metrics.get("s3HedgesWon") + metrics.get("s3PlanningHedgesWon");
                     if (lookup.expected().equals(rows.getMaterializedRows().getFirst())) {
                         correct++;
                     }
@@ -213,7 +227,7 @@ public final class S3FaultWorkload
             }
         });
         latencies.sort(Long::compare);
-        return new Outcome(mix.name(), queries, correct, failures, examples, unnamed, wrong, hung, retries, throttled, failedAttempts, injected,
+        return new Outcome(mix.name(), queries, correct, failures, examples, unnamed, wrong, hung, retries, throttled, failedAttempts, hedgedGets, hedgesWon, injected,
                 latencies.get(latencies.size() / 2), latencies.getLast());
     }
 

@@ -74,6 +74,16 @@ final class TestS3Faults
     }
 
     @Test
+    void stalledGetsAreHedged()
+    {
+        // a GET past the recent p95 gets a second GET; the stalled one loses, is interrupted and fails no query
+        S3FaultWorkload.Outcome outcome = run("faulty_hedged", mix("cut_body_and_stall"));
+        assertAllAnsweredOrNamed(outcome, Set.of(CUT_BODY, STALL));
+        assertThat(outcome.hedgedGets()).isPositive();
+        assertThat(outcome.hedgesWon()).isPositive();
+    }
+
+    @Test
     void objectsChangedAfterPlanningFailClearly()
     {
         S3FaultWorkload.Outcome outcome = run(mix("deleted_or_rewritten"));
@@ -100,7 +110,12 @@ final class TestS3Faults
 
     private S3FaultWorkload.Outcome run(CountingProxy.FaultMix mix)
     {
-        Session session = testSessionBuilder().setCatalog("faulty").setSchema("telemetry").build();
+        return run("faulty", mix);
+    }
+
+    private S3FaultWorkload.Outcome run(String catalog, CountingProxy.FaultMix mix)
+    {
+        Session session = testSessionBuilder().setCatalog(catalog).setSchema("telemetry").build();
         S3FaultWorkload workload = new S3FaultWorkload((DistributedQueryRunner) getQueryRunner(), session, lake, joinKeys, proxy);
         try {
             S3FaultWorkload.Outcome outcome = workload.run(mix, QUERIES_PER_MIX);

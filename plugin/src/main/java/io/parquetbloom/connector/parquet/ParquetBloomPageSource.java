@@ -215,6 +215,8 @@ public final class ParquetBloomPageSource
         metrics.put("s3Retries", new LongCount(requestStats.retries()));
         metrics.put("s3ThrottledAttempts", new LongCount(requestStats.throttledAttempts()));
         metrics.put("s3FailedAttempts", new LongCount(requestStats.failedAttempts()));
+        metrics.put("s3HedgedGets", new LongCount(requestStats.hedgedGets()));
+        metrics.put("s3HedgesWon", new LongCount(requestStats.hedgesWon()));
         metrics.put("metadataCacheFooterHits", new LongCount(cacheStats.footerHits()));
         metrics.put("metadataCacheCompactFooterHits", new LongCount(cacheStats.compactFooterHits()));
         metrics.put("metadataCacheFooterMisses", new LongCount(cacheStats.footerMisses()));

@@ -233,9 +233,9 @@ public final class ParquetBloomPageSourceProvider
         if (recordNoMatch && !projection.trackedColumns().isEmpty()) {
             noMatchRecorder = Optional.of(new NoMatchRecorder(noMatchCache, FileKey.of(object), readRowGroups, projection.trackedColumns(), selection.stats()));
         }
-        Set<String> filterFields = filterFields(columns, fields, selection.fileDomains());
-        Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterDomains(columns, fields, selection.fileDomains()), matches);
-        ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields, wholeRowGroups);
+        Map<String, Domain> filterFields = filterFields(columns, fields, selection.fileDomains());
+        Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterFields.values(), matches);
+        ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields.keySet(), wholeRowGroups);
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, matches);
         ParquetReader reader = createReader(split.path(), file, projection.readerColumns(), rowGroups, dataSource);
         return projection.pageSource().build(split.path(), reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
@@ -331,29 +331,20 @@ public final class ParquetBloomPageSourceProvider
     }
 
     /**
-     * The projected top-level fields of the file that the query filters on (its constraint and dynamic filters).
+     * The projected top-level fields of the file that the query filters on (its constraint and dynamic filters), each
+     * with its predicate.
      */
-    private static Set<String> filterFields(List<ParquetBloomColumnHandle> columns, Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields, Map<String, Domain> domains)
+    private static Map<String, Domain> filterFields(List<ParquetBloomColumnHandle> columns, Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields, Map<String, Domain> domains)
     {
-        Set<String> names = new HashSet<>();
+        Map<String, Domain> filtered = new HashMap<>();
         for (ParquetBloomColumnHandle column : columns) {
             org.apache.parquet.schema.Type field = fields.get(column);
-            if (field != null && domains.containsKey(column.name())) {
-                names.add(field.getName());
+            Domain domain = domains.get(column.name());
+            if (field != null && domain != null) {
+                filtered.put(field.getName(), domain);
             }
         }
-        return names;
-    }
-
-    /**
-     * The predicate on each projected column the query filters on, as {@link #filterFields} finds them.
-     */
-    private static List<Domain> filterDomains(List<ParquetBloomColumnHandle> columns, Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields, Map<String, Domain> domains)
-    {
-        return columns.stream()
-                .filter(column -> fields.get(column) != null && domains.containsKey(column.name()))
-                .map(column -> domains.get(column.name()))
-                .toList();
+        return filtered;
     }
 
     /**

@@ -90,6 +90,8 @@ final class TestDifferentialPruning
                 // file-operation tests pin down)
                 .withWorkers(0)
                 .withCoordinatorRunningSplits()
+                // as installed: a GET slower than most is hedged (answers must not depend on which GET wins)
+                .withCatalogProperty("s3.hedged-reads.enabled", "true")
                 .withCatalog("lake_paged", Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB"))
                 .withCatalog("lake_small_splits", Map.of("split.max-size", "1MB"))
                 // a memory budget below one file's metadata over a small disk tier: footers and filters come from
