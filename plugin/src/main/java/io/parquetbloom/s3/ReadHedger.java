@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
 import static java.util.Objects.requireNonNull;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
@@ -26,7 +27,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  */
 final class ReadHedger
 {
-    // latencies differ by size: a footer tail and a row group's chunks are not compared
+    // latencies differ by size: a footer tail and a row group's chunks are not compared; above the last limit, no hedging
     private static final long[] SIZE_CLASS_LIMITS = {256 * 1024, 2 * 1024 * 1024, 16 * 1024 * 1024};
 
     // losers are abandoned, not awaited: a thread per GET, virtual so that a stalled one costs nothing
@@ -65,7 +66,7 @@ final class ReadHedger
      */
     byte[] read(Function<BooleanSupplier, byte[]> get, int length, S3RequestStats stats, S3Location location)
     {
-        OptionalLong delay = windows[sizeClass(length)].hedgeDelayNanos();
+        OptionalLong delay = hedgeDelayNanos(length);
         if (delay.isEmpty()) {
             return get.apply(() -> false);
         }
@@ -80,18 +81,18 @@ final class ReadHedger
                 return result(first, location);
             }
             second = race.submit(call);
+            nodeStats.recordHedge();
             Future<byte[]> winner = race.take();
             Future<byte[]> loser = winner == first ? second : first;
             if (failed(winner)) {
-                nodeStats.recordHedge(false);
-                return result(loser, location);
+                return resultAfterFailure(winner, loser, location);
             }
             decided.set(true);
             loser.cancel(true);
             if (winner == second) {
                 stats.recordHedgeWon();
+                nodeStats.recordHedgeWon();
             }
-            nodeStats.recordHedge(winner == second);
             return result(winner, location);
         }
         catch (InterruptedException e) {
@@ -102,6 +103,34 @@ final class ReadHedger
             }
             Thread.currentThread().interrupt();
             throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Interrupted while reading " + location, e);
+        }
+    }
+
+    /**
+     * No hedging for the largest GETs (a second buffer of that size is not worth a faster tail) nor before the size
+     * class has a percentile.
+     */
+    private OptionalLong hedgeDelayNanos(int length)
+    {
+        int sizeClass = sizeClass(length);
+        return sizeClass == SIZE_CLASS_LIMITS.length ? OptionalLong.empty() : windows[sizeClass].hedgeDelayNanos();
+    }
+
+    /**
+     * The other GET's bytes; if it fails too, the more telling of the two failures: an object that changed or went
+     * away says more than a GET that gave up.
+     */
+    private static byte[] resultAfterFailure(Future<byte[]> failed, Future<byte[]> other, S3Location location)
+            throws InterruptedException
+    {
+        try {
+            return result(other, location);
+        }
+        catch (TrinoException otherFailure) {
+            if (failed.state() == Future.State.FAILED && failed.exceptionNow() instanceof TrinoException failure && failure.getErrorCode().equals(PARQUET_BLOOM_OBJECT_CHANGED.toErrorCode())) {
+                throw failure;
+            }
+            throw otherFailure;
         }
     }
 
@@ -119,6 +148,9 @@ final class ReadHedger
         catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
             }
             throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Failed to read %s: %s".formatted(location, e.getCause().getMessage()), e.getCause());
         }

@@ -28,12 +28,14 @@ public class S3Stats
         total.recordAttempts(retries, throttled, failed);
     }
 
-    void recordHedge(boolean won)
+    void recordHedge()
     {
         total.recordHedge();
-        if (won) {
-            total.recordHedgeWon();
-        }
+    }
+
+    void recordHedgeWon()
+    {
+        total.recordHedgeWon();
     }
 
     void recordFailure()

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +43,8 @@ class TestReadHedger
     {
         S3RequestStats stats = new S3RequestStats();
         S3Stats nodeStats = new S3Stats();
-        ReadHedger hedger = warmedUp(nodeStats, 1);
+        // a p95 of 50 ms: the first GET has started (and stalls) long before the hedge goes out
+        ReadHedger hedger = warmedUp(nodeStats, 50);
         CountDownLatch interrupted = new CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
         Callable<byte[]> firstStalls = () -> {
@@ -112,10 +114,25 @@ class TestReadHedger
             Thread.sleep(20);
             throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "S3 read failed");
         };
-        stats.recordGet(100);
-        assertThatThrownBy(() -> hedger.read(get(bothFail), 3, stats, LOCATION))
+        S3RequestStats fresh = new S3RequestStats();
+        assertThatThrownBy(() -> hedger.read(get(bothFail), 3, fresh, LOCATION))
                 .isInstanceOf(TrinoException.class)
                 .hasMessage("S3 read failed");
+        assertThat(fresh.hedgedGets()).isEqualTo(1);
+
+        // both fail, the first because the object changed: that is what the query is told
+        AtomicInteger started = new AtomicInteger();
+        Callable<byte[]> changedThenGaveUp = () -> {
+            if (started.incrementAndGet() == 1) {
+                Thread.sleep(20);
+                throw new TrinoException(PARQUET_BLOOM_OBJECT_CHANGED, "Object s3://bucket/table/file.parquet changed");
+            }
+            Thread.sleep(60);
+            throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "S3 read failed");
+        };
+        assertThatThrownBy(() -> hedger.read(get(changedThenGaveUp), 3, new S3RequestStats(), LOCATION))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("changed");
     }
 
     @Test
@@ -165,6 +182,18 @@ class TestReadHedger
             return BYTES;
         }), 10 * 1024 * 1024, stats, LOCATION);
         assertThat(calls).hasValue(1);
+        assertThat(stats.hedgedGets()).isZero();
+
+        // above 16 MiB never, whatever the history: a second buffer that large is not worth a faster tail
+        for (int i = 0; i < LatencyWindow.MIN_SAMPLES; i++) {
+            hedger.recordLatency(20 * 1024 * 1024, MILLISECONDS.toNanos(1));
+        }
+        hedger.read(get(() -> {
+            calls.incrementAndGet();
+            Thread.sleep(30);
+            return BYTES;
+        }), 20 * 1024 * 1024, stats, LOCATION);
+        assertThat(calls).hasValue(2);
         assertThat(stats.hedgedGets()).isZero();
     }
 
