@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.keyindex.KeyIndexSelection;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -19,6 +20,7 @@ import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.metrics.Metric;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,12 @@ final class FileSplitPlanner
      * A candidate file with its partition values.
      */
     record PlannedFile(LakeFile file, Map<String, Optional<String>> partitionValues) {}
+
+    private interface RowGroupSizes
+    {
+        long compressedSize(int rowGroup)
+                throws IOException;
+    }
 
     private final ParquetMetadataReader metadataReader;
     private final RowGroupPruner pruner;
@@ -89,7 +97,35 @@ final class FileSplitPlanner
         }
         // the reader of the splits then finds the footer just read in the cache
         metadataReader.keepForReading(file);
-        return splitsOf(planned, file, selection.rowGroups());
+        return splitsOf(planned, file::compressedSize, selection.rowGroups());
+    }
+
+    /**
+     * The splits of a file the key index covers: only the row groups it names, grouped by the sizes its directory
+     * records, without reading the file's footer here.
+     */
+    List<ConnectorSplit> planFromKeyIndex(PlannedFile planned, KeyIndexSelection.CoveredFile covered)
+    {
+        filesPlanned.incrementAndGet();
+        if (covered.rowGroups().isEmpty()) {
+            recordPruned(1);
+            return ImmutableList.of();
+        }
+        try {
+            return splitsOf(planned, covered.directory()::compressedSize, covered.rowGroups());
+        }
+        catch (IOException e) {
+            // the directory's sizes are in memory
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * S3 requests of planning's own reads, where the key index's GETs are counted too.
+     */
+    S3RequestStats planningRequests()
+    {
+        return pruningReads.requests();
     }
 
     /**
@@ -124,14 +160,14 @@ final class FileSplitPlanner
     /**
      * Surviving row groups grouped into splits of at most {@code maxSplitSize} compressed bytes.
      */
-    private List<ConnectorSplit> splitsOf(PlannedFile planned, ParquetFileMetadata file, List<Integer> survivors)
+    private List<ConnectorSplit> splitsOf(PlannedFile planned, RowGroupSizes sizes, List<Integer> survivors)
             throws IOException
     {
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         List<Integer> group = new ArrayList<>();
         long groupSize = 0;
         for (int ordinal : survivors) {
-            long size = file.compressedSize(ordinal);
+            long size = sizes.compressedSize(ordinal);
             if (!group.isEmpty() && groupSize + size > maxSplitSize) {
                 splits.add(split(planned, 0, planned.file().object().size(), Optional.of(List.copyOf(group))));
                 group.clear();

@@ -5,10 +5,13 @@ import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.connector.system.BloomFilterAdviceTable;
 import io.parquetbloom.connector.system.BloomFiltersTable;
+import io.parquetbloom.connector.system.KeyIndexTable;
 import io.parquetbloom.connector.system.MetadataTableType;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
+import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
@@ -63,9 +66,13 @@ public class ParquetBloomMetadata
     private final FilterHealthScanner healthScanner;
     private final QueryShareWindow queryWindow;
     private final TableStatisticsReader statisticsReader;
+    private final KeyIndexReader keyIndexReader;
+    private final S3ObjectStore store;
 
-    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, TableStatisticsReader statisticsReader)
+    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, TableStatisticsReader statisticsReader, KeyIndexReader keyIndexReader, S3ObjectStore store)
     {
+        this.keyIndexReader = requireNonNull(keyIndexReader, "keyIndexReader is null");
+        this.store = requireNonNull(store, "store is null");
         this.statisticsReader = requireNonNull(statisticsReader, "statisticsReader is null");
         this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
@@ -127,6 +134,7 @@ public class ParquetBloomMetadata
                     return switch (name.type()) {
                         case BLOOM_FILTERS -> new BloomFiltersTable(tableName, table, healthScanner, executor);
                         case BLOOM_FILTER_ADVICE -> new BloomFilterAdviceTable(tableName, name.table(), table, healthScanner, queryWindow, executor, getAdviceThresholds(session));
+                        case KEY_INDEX -> new KeyIndexTable(tableName, table, keyIndexReader, store);
                     };
                 });
     }

@@ -9,12 +9,18 @@ import com.google.inject.Singleton;
 import io.parquetbloom.connector.functions.ParquetBloomFunctionProvider;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeFunctionProvider;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeProcessorProvider;
+import io.parquetbloom.connector.keyindex.KeyIndexBuilder;
 import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
+import io.parquetbloom.connector.procedure.CreateKeyIndexProcedure;
+import io.parquetbloom.connector.procedure.DropKeyIndexProcedure;
 import io.parquetbloom.connector.procedure.FlushMetadataCacheProcedure;
 import io.parquetbloom.health.BloomProbe;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.HealthConfig;
 import io.parquetbloom.health.QueryShareWindow;
+import io.parquetbloom.keyindex.KeyIndexCompactor;
+import io.parquetbloom.keyindex.KeyIndexConfig;
+import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.metadata.BloomFilterCache;
 import io.parquetbloom.metadata.DictionaryCache;
 import io.parquetbloom.metadata.FooterCache;
@@ -61,6 +67,7 @@ public class ParquetBloomModule
         configBinder(binder).bindConfig(ParquetBloomConfig.class);
         configBinder(binder).bindConfig(S3Config.class);
         configBinder(binder).bindConfig(HealthConfig.class);
+        configBinder(binder).bindConfig(KeyIndexConfig.class);
 
         // bound on its own so that the lifecycle manager sees it and closes the client with the catalog
         binder.bind(S3ClientProvider.class).in(Scopes.SINGLETON);
@@ -102,6 +109,11 @@ public class ParquetBloomModule
         newSetBinder(binder, ConnectorTableFunction.class).addBinding().toProvider(BloomProbeFunctionProvider.class).in(Scopes.SINGLETON);
         binder.bind(MetadataCacheFlusher.class).in(Scopes.SINGLETON);
         newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexReader.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexCompactor.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexBuilder.class).in(Scopes.SINGLETON);
+        newSetBinder(binder, Procedure.class).addBinding().toProvider(CreateKeyIndexProcedure.class).in(Scopes.SINGLETON);
+        newSetBinder(binder, Procedure.class).addBinding().toProvider(DropKeyIndexProcedure.class).in(Scopes.SINGLETON);
     }
 
     @Provides

@@ -5,6 +5,7 @@ import com.google.inject.Inject;
 import io.airlift.units.DataSize;
 import io.parquetbloom.health.AdviceThresholds;
 import io.parquetbloom.health.HealthConfig;
+import io.parquetbloom.keyindex.KeyIndexConfig;
 import io.parquetbloom.pruning.PruningConfig;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -35,11 +36,12 @@ public final class ParquetBloomSessionProperties
     public static final String ADVICE_MIN_DISTINCT_VALUES = "bloom_filter_advice_min_distinct_values";
     public static final String ADVICE_MIN_QUERY_SHARE = "bloom_filter_advice_min_query_share";
     public static final String ADVICE_TARGET_FPP = "bloom_filter_advice_target_fpp";
+    public static final String KEY_INDEX_ENABLED = "key_index_enabled";
 
     private final List<PropertyMetadata<?>> sessionProperties;
 
     @Inject
-    public ParquetBloomSessionProperties(PruningConfig config, HealthConfig healthConfig)
+    public ParquetBloomSessionProperties(PruningConfig config, HealthConfig healthConfig, KeyIndexConfig keyIndexConfig)
     {
         sessionProperties = ImmutableList.of(
                 booleanProperty(BLOOM_FILTER_ENABLED, "Prune row groups with Parquet bloom filters", config.isBloomFilterEnabled(), false),
@@ -56,6 +58,7 @@ public final class ParquetBloomSessionProperties
                         throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(DICTIONARY_PRUNING_MAX_ENTRIES, value));
                     }
                 }, false),
+                booleanProperty(KEY_INDEX_ENABLED, "Plan lookups on indexed columns from the table's key index where it covers the listed files", keyIndexConfig.isEnabled(), false),
                 dataSizeProperty(DICTIONARY_PRUNING_SMALL_FILE_THRESHOLD, "With dictionary pruning, files of at most this size are read whole for pruning", config.getDictionaryPruningSmallFileThreshold(), false),
                 longProperty(ADVICE_MIN_DISTINCT_VALUES, "Distinct values per partition from which a column is worth a bloom filter", healthConfig.getMinDistinctValues(), value -> {
                     if (value < 1) {
@@ -87,6 +90,11 @@ public final class ParquetBloomSessionProperties
     public static boolean isStatisticsPruningEnabled(ConnectorSession session)
     {
         return session.getProperty(STATISTICS_PRUNING_ENABLED, Boolean.class);
+    }
+
+    public static boolean isKeyIndexEnabled(ConnectorSession session)
+    {
+        return session.getProperty(KEY_INDEX_ENABLED, Boolean.class);
     }
 
     public static boolean isNoMatchCacheEnabled(ConnectorSession session)

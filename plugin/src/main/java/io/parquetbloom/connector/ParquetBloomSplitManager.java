@@ -6,7 +6,9 @@ import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeHandle;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeSplit;
+import io.parquetbloom.connector.keyindex.KeyIndexPlanner;
 import io.parquetbloom.health.QueryShareWindow;
+import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.PruningPlan;
@@ -30,8 +32,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isKeyIndexEnabled;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -51,10 +55,12 @@ public class ParquetBloomSplitManager
     private final QueryShareWindow queryWindow;
     private final MetadataCacheFlusher flusher;
     private final PruningTotals totals;
+    private final KeyIndexReader keyIndexReader;
 
     @Inject
-    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow, MetadataCacheFlusher flusher, PruningTotals totals)
+    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow, MetadataCacheFlusher flusher, PruningTotals totals, KeyIndexReader keyIndexReader)
     {
+        this.keyIndexReader = requireNonNull(keyIndexReader, "keyIndexReader is null");
         this.totals = requireNonNull(totals, "totals is null");
         this.flusher = requireNonNull(flusher, "flusher is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
@@ -86,15 +92,21 @@ public class ParquetBloomSplitManager
                 files.add(new FileSplitPlanner.PlannedFile(file, partitionValues));
             }
         }
+        // this query's share of the catalog's metadata threads
+        Executor queryExecutor = new BoundedExecutor(executor, concurrency);
+        FileSplitPlanner planner = new FileSplitPlanner(metadataReader, pruner, maxSplitSize, flusher.epoch(), metadata.requestStats(), totals);
+        Optional<KeyIndexPlanner> keyIndex = isKeyIndexEnabled(session)
+                ? Optional.of(new KeyIndexPlanner(keyIndexReader, lakeTable, queryExecutor, planner.planningRequests()))
+                : Optional.empty();
         return new ParquetBloomSplitSource(
                 files.build(),
                 table.constraint(),
                 plan,
                 dynamicFilterWaitMillis,
-                // this query's share of the catalog's metadata threads
-                new BoundedExecutor(executor, concurrency),
+                queryExecutor,
                 concurrency,
-                new FileSplitPlanner(metadataReader, pruner, maxSplitSize, flusher.epoch(), metadata.requestStats(), totals));
+                planner,
+                keyIndex);
     }
 
     @Override

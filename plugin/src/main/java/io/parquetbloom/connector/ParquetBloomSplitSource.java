@@ -5,7 +5,10 @@ import com.google.common.collect.ImmutableMap;
 import com.google.common.util.concurrent.ListenableFutureTask;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.parquetbloom.connector.FileSplitPlanner.PlannedFile;
+import io.parquetbloom.connector.keyindex.KeyIndexPlanner;
+import io.parquetbloom.keyindex.KeyIndexSelection;
 import io.parquetbloom.pruning.PruningPlan;
+import io.parquetbloom.s3.S3ObjectInfo;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSplit;
@@ -19,6 +22,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,6 +59,7 @@ final class ParquetBloomSplitSource
     private final Executor executor;
     private final int window;
     private final FileSplitPlanner planner;
+    private final Optional<KeyIndexPlanner> keyIndex;
     private final AtomicLong dynamicFilterUpdates = new AtomicLong();
 
     // the newest plan: the table's constraint and the dynamic filter as of the latest batch
@@ -69,6 +75,11 @@ final class ParquetBloomSplitSource
     private TupleDomain<ColumnHandle> lastDynamicFilter;
     @GuardedBy("this")
     private long filesCancelled;
+    // the key index's answer, asked once with the plan of the first batch: null until it is known
+    @GuardedBy("this")
+    private CompletableFuture<Map<String, KeyIndexSelection.CoveredFile>> keyIndexLookup;
+    @GuardedBy("this")
+    private Map<String, KeyIndexSelection.CoveredFile> coveredByKeyIndex;
 
     private record Planning(ListenableFutureTask<List<ConnectorSplit>> task, CompletableFuture<List<ConnectorSplit>> result) {}
 
@@ -82,8 +93,10 @@ final class ParquetBloomSplitSource
             long dynamicFilterWaitMillis,
             Executor executor,
             int window,
-            FileSplitPlanner planner)
+            FileSplitPlanner planner,
+            Optional<KeyIndexPlanner> keyIndex)
     {
+        this.keyIndex = requireNonNull(keyIndex, "keyIndex is null");
         this.files = List.copyOf(requireNonNull(files, "files is null"));
         this.tableConstraint = requireNonNull(tableConstraint, "tableConstraint is null");
         this.plan = requireNonNull(plan, "plan is null");
@@ -108,10 +121,20 @@ final class ParquetBloomSplitSource
                 cancelInFlight();
                 return CompletableFuture.completedFuture(ImmutableList.of());
             }
+            if (coveredByKeyIndex == null) {
+                CompletableFuture<?> lookup = consultKeyIndex();
+                if (!lookup.isDone()) {
+                    return lookup.handle((_, _) -> null).thenCompose(_ -> getNextBatch(maxSize, dynamicFilterSnapshot));
+                }
+                coveredByKeyIndex = keyIndexLookup.getNow(ImmutableMap.of());
+            }
             if (!plan.prunesFiles()) {
                 // no metadata to read: splits straight from the listing, at most a batch at a time
                 while (ready.size() < batchSize && next < files.size()) {
-                    ready.addAll(planner.unprunedSplits(files.get(next++)));
+                    PlannedFile file = files.get(next++);
+                    if (!plannedFromKeyIndex(file)) {
+                        ready.addAll(planner.unprunedSplits(file));
+                    }
                 }
                 return CompletableFuture.completedFuture(take(batchSize));
             }
@@ -154,11 +177,51 @@ final class ParquetBloomSplitSource
         plan = PruningPlans.create(plan.table(), plan.options(), tableConstraint.intersect(dynamicFilter.transformKeys(ParquetBloomColumnHandle.class::cast)));
     }
 
+    /**
+     * Starts asking the key index, once, with the current plan; files are planned when it answered (or failed, and
+     * then without it).
+     */
+    @GuardedBy("this")
+    private CompletableFuture<?> consultKeyIndex()
+    {
+        if (keyIndexLookup == null) {
+            if (keyIndex.isEmpty()) {
+                keyIndexLookup = CompletableFuture.completedFuture(ImmutableMap.of());
+            }
+            else {
+                PruningPlan current = plan;
+                List<S3ObjectInfo> objects = files.stream().map(file -> file.file().object()).toList();
+                keyIndexLookup = CompletableFuture.supplyAsync(() -> keyIndex.get().select(current, objects).orElse(ImmutableMap.of()), executor)
+                        .exceptionally(_ -> ImmutableMap.of());
+            }
+        }
+        return keyIndexLookup;
+    }
+
+    /**
+     * Plans a file the key index covers from its answer, without reading the file's metadata.
+     *
+     * @return false when the index does not cover the file
+     */
+    @GuardedBy("this")
+    private boolean plannedFromKeyIndex(PlannedFile file)
+    {
+        KeyIndexSelection.CoveredFile covered = coveredByKeyIndex.get(file.file().object().location().toString());
+        if (covered == null) {
+            return false;
+        }
+        ready.addAll(planner.planFromKeyIndex(file, covered));
+        return true;
+    }
+
     @GuardedBy("this")
     private void startPlanning()
     {
         while (!closed && next < files.size() && inFlight.size() < window && ready.size() < MAX_OUTSTANDING_SPLITS) {
             PlannedFile file = files.get(next++);
+            if (plannedFromKeyIndex(file)) {
+                continue;
+            }
             ListenableFutureTask<List<ConnectorSplit>> task = ListenableFutureTask.create(() -> planFile(file));
             inFlight.add(new Planning(task, toCompletableFuture(task)));
             // a finished file makes room for the next at once, not only when the engine asks for its next batch
@@ -230,6 +293,7 @@ final class ParquetBloomSplitSource
     {
         ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
         metrics.putAll(planner.metrics());
+        keyIndex.ifPresent(index -> metrics.putAll(index.metrics()));
         metrics.put("filesTotal", new LongCount(files.size()));
         metrics.put("planningDynamicFilterUpdates", new LongCount(dynamicFilterUpdates.get()));
         synchronized (this) {

@@ -4,7 +4,9 @@ import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
+import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.metadata.MetadataConfig;
+import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.connector.ConnectorTransactionHandle;
@@ -28,11 +30,15 @@ public class ParquetBloomTransactionManager
     private final FilterHealthScanner healthScanner;
     private final QueryShareWindow queryWindow;
     private final TableStatisticsReader statisticsReader;
+    private final KeyIndexReader keyIndexReader;
+    private final S3ObjectStore store;
     private final Map<ConnectorTransactionHandle, ParquetBloomMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, TableStatisticsReader statisticsReader)
+    public ParquetBloomTransactionManager(LakeTables lakeTables, TableSchemaReader schemaReader, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig config, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, TableStatisticsReader statisticsReader, KeyIndexReader keyIndexReader, S3ObjectStore store)
     {
+        this.keyIndexReader = requireNonNull(keyIndexReader, "keyIndexReader is null");
+        this.store = requireNonNull(store, "store is null");
         this.statisticsReader = requireNonNull(statisticsReader, "statisticsReader is null");
         this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
         this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
@@ -45,7 +51,7 @@ public class ParquetBloomTransactionManager
     public ConnectorTransactionHandle begin()
     {
         ParquetBloomTransactionHandle handle = ParquetBloomTransactionHandle.create();
-        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency), healthScanner, queryWindow, statisticsReader));
+        transactions.put(handle, new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency), healthScanner, queryWindow, statisticsReader, keyIndexReader, store));
         return handle;
     }
 

@@ -8,15 +8,20 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -139,6 +144,28 @@ public class S3ObjectStore
         }
         return objects.build();
     }
+
+    /**
+     * Every object below {@code prefix} with the time it was last written, all pages: for housekeeping of a few
+     * objects (an index folder), not for tables.
+     */
+    public List<AgedObject> listWithAges(S3Location prefix, S3RequestStats stats)
+    {
+        S3Location folder = prefix.asPrefix();
+        ImmutableList.Builder<AgedObject> objects = ImmutableList.builder();
+        String token = null;
+        do {
+            ListObjectsV2Response response = listPage(folder, false, null, token, stats);
+            response.contents().forEach(object -> objects.add(new AgedObject(
+                    new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())),
+                    object.lastModified() == null ? Instant.EPOCH : object.lastModified())));
+            token = nextToken(folder, response).orElse(null);
+        }
+        while (token != null);
+        return objects.build();
+    }
+
+    public record AgedObject(S3ObjectInfo object, Instant lastModified) {}
 
     /**
      * The objects below {@code prefix}, recursively, whose keys come after {@code startAfter} and not after
@@ -319,6 +346,124 @@ public class S3ObjectStore
         }
         hedger.ifPresent(hedger -> hedger.recordLatency(length, System.nanoTime() - start));
         return bytes;
+    }
+
+    /**
+     * A whole small object and its ETag, read unconditionally (the object a conditional PUT may replace).
+     *
+     * @return empty when there is no such object
+     */
+    public Optional<StoredObject> readWhole(S3Location location, S3RequestStats stats)
+    {
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
+        customerKey.ifPresent(key -> request
+                .sseCustomerAlgorithm(key.algorithm())
+                .sseCustomerKey(key.keyBase64())
+                .sseCustomerKeyMD5(key.keyMd5Base64()));
+        try {
+            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request.build());
+            byte[] bytes = response.asByteArrayUnsafe();
+            stats.recordGet(bytes.length);
+            nodeStats.recordGet(bytes.length);
+            return Optional.of(new StoredObject(bytes, stripQuotes(response.response().eTag())));
+        }
+        catch (SdkException e) {
+            stats.recordGet(0);
+            nodeStats.recordGet(0);
+            if (e instanceof NoSuchKeyException || (e instanceof AwsServiceException service && service.statusCode() == 404 && !"NoSuchBucket".equals(errorCode(service)))) {
+                return Optional.empty();
+            }
+            throw translate("read", location, e);
+        }
+    }
+
+    public record StoredObject(byte[] bytes, String etag) {}
+
+    /**
+     * What a PUT is conditional on: nothing, no object under the key ({@code If-None-Match: *}), or the object with
+     * this ETag ({@code If-Match}).
+     */
+    public sealed interface PutCondition
+    {
+        record None()
+                implements PutCondition {}
+
+        record Absent()
+                implements PutCondition {}
+
+        record Matches(String etag)
+                implements PutCondition {}
+    }
+
+    /**
+     * Writes an object, from a file or from bytes; S3 action names in errors are the IAM actions a policy grants.
+     *
+     * @return the new object's ETag, or empty when S3 answered 412: the condition did not hold
+     */
+    private Optional<String> write(S3Location location, RequestBody body, PutCondition condition, S3RequestStats stats)
+    {
+        PutObjectRequest.Builder request = PutObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
+        switch (condition) {
+            case PutCondition.None _ -> {}
+            case PutCondition.Absent _ -> request.ifNoneMatch("*");
+            case PutCondition.Matches(String etag) -> request.ifMatch(quoted(etag));
+        }
+        customerKey.ifPresent(key -> request
+                .sseCustomerAlgorithm(key.algorithm())
+                .sseCustomerKey(key.keyBase64())
+                .sseCustomerKeyMD5(key.keyMd5Base64()));
+        try {
+            return Optional.of(stripQuotes(client.putObject(request.build(), body).eTag()));
+        }
+        catch (SdkException e) {
+            if (e instanceof AwsServiceException service && (service.statusCode() == 412 || service.statusCode() == 409)) {
+                // 409 ConditionalRequestConflict: another conditional PUT of the key was in flight
+                return Optional.empty();
+            }
+            throw translateWrite("s3:PutObject", location, e);
+        }
+    }
+
+    public Optional<String> write(S3Location location, Path file, PutCondition condition, S3RequestStats stats)
+    {
+        return write(location, RequestBody.fromFile(file), condition, stats);
+    }
+
+    public Optional<String> write(S3Location location, byte[] bytes, PutCondition condition, S3RequestStats stats)
+    {
+        return write(location, RequestBody.fromBytes(bytes), condition, stats);
+    }
+
+    public void delete(S3Location location, S3RequestStats stats)
+    {
+        DeleteObjectRequest request = DeleteObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)))
+                .build();
+        try {
+            client.deleteObject(request);
+        }
+        catch (SdkException e) {
+            if (e instanceof NoSuchKeyException || (e instanceof AwsServiceException service && service.statusCode() == 404 && !"NoSuchBucket".equals(errorCode(service)))) {
+                return;
+            }
+            throw translateWrite("s3:DeleteObject", location, e);
+        }
+    }
+
+    private static TrinoException translateWrite(String action, S3Location location, SdkException e)
+    {
+        if (e instanceof AwsServiceException service && service.statusCode() == 403) {
+            return new TrinoException(PARQUET_BLOOM_S3_ACCESS_DENIED, "%s on %s was denied (%s): the catalog's S3 credentials need %s there".formatted(action, location, errorCode(service), action), e);
+        }
+        return translate(action.substring("s3:".length()), location, e);
     }
 
     public static TrinoException translate(String action, S3Location location, SdkException e)

@@ -1,22 +1,33 @@
 package io.parquetbloom.table;
 
 import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
+import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * A table as found in the lake: its prefix, its data files and the partition columns their folders define.
+ *
+ * @param keyIndexPointers the key index pointers the same listing found, by column: an index is used only as of
+ * the version listed with the files
  */
-public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns)
+public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, Map<String, S3ObjectInfo> keyIndexPointers)
 {
+    public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns)
+    {
+        this(name, location, files, partitionColumns, Map.of());
+    }
+
     public LakeTable
     {
         requireNonNull(name, "name is null");
         requireNonNull(location, "location is null");
         files = List.copyOf(requireNonNull(files, "files is null"));
         partitionColumns = List.copyOf(requireNonNull(partitionColumns, "partitionColumns is null"));
+        keyIndexPointers = Map.copyOf(requireNonNull(keyIndexPointers, "keyIndexPointers is null"));
     }
 }

@@ -13,7 +13,9 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.io.ByteArrayOutputStream;
+import java.net.URLDecoder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +42,13 @@ import static java.util.stream.Collectors.joining;
  */
 public class LakeTables
 {
+    /**
+     * The folder of a table's key indexes, {@code _key_index/<url-encoded column>/}, and the name of each index's
+     * pointer object in it; the folder is hidden from the table's files like every name starting with {@code _}.
+     */
+    public static final String KEY_INDEX_FOLDER = "_key_index";
+    public static final String KEY_INDEX_POINTER = "_pointer";
+
     private final S3ObjectStore store;
     private final TableObjectLister lister;
     private final S3Location root;
@@ -125,6 +134,15 @@ public class LakeTables
         return cached(listings, name, () -> Optional.of(listTable(name, folder, stats))).orElseThrow();
     }
 
+    /**
+     * The files of the table in {@code folder} as S3 lists them now, never from the listing cache: what a key index
+     * build records.
+     */
+    public LakeTable listTableNow(SchemaTableName name, S3Location folder, S3RequestStats stats)
+    {
+        return listTable(name, folder, stats);
+    }
+
     private static <T> Optional<T> cached(Cache<SchemaTableName, Optional<T>> cache, SchemaTableName name, Supplier<Optional<T>> loader)
     {
         try {
@@ -145,10 +163,15 @@ public class LakeTables
         List<String> partitionKeys = null;
         String firstFile = null;
         List<LakeFile> files = new ArrayList<>();
+        Map<String, S3ObjectInfo> keyIndexPointers = new HashMap<>();
         for (S3ObjectInfo object : objects) {
             String relative = object.location().key().substring(prefix.key().length());
             String[] segments = relative.split("/");
             String fileName = segments[segments.length - 1];
+            if (segments.length == 3 && segments[0].equals(KEY_INDEX_FOLDER) && segments[2].equals(KEY_INDEX_POINTER)) {
+                keyIndexPointers.put(URLDecoder.decode(segments[1], UTF_8), object);
+                continue;
+            }
             if (!fileName.endsWith(".parquet") || hidden(segments)) {
                 continue;
             }
@@ -185,7 +208,7 @@ public class LakeTables
                     .toList();
             partitionColumns.add(new PartitionColumn(partitionKeys.get(i), PartitionValues.inferType(values)));
         }
-        return new LakeTable(name, prefix, files, partitionColumns);
+        return new LakeTable(name, prefix, files, partitionColumns, keyIndexPointers);
     }
 
     /**

@@ -140,7 +140,8 @@ final class TestParquetBloomSplitSource
                 0,
                 executor,
                 WINDOW,
-                new FileSplitPlanner(metadata.reader(), metadata.pruner(), maxSplitSize, 0, new S3RequestStats(), new PruningTotals()));
+                new FileSplitPlanner(metadata.reader(), metadata.pruner(), maxSplitSize, 0, new S3RequestStats(), new PruningTotals()),
+                Optional.empty());
     }
 
     private static long metric(ParquetBloomSplitSource source, String name)

@@ -10,7 +10,8 @@ import java.util.Optional;
 public enum MetadataTableType
 {
     BLOOM_FILTERS("bloom_filters"),
-    BLOOM_FILTER_ADVICE("bloom_filter_advice");
+    BLOOM_FILTER_ADVICE("bloom_filter_advice"),
+    KEY_INDEX("key_index");
 
     public record Name(SchemaTableName table, MetadataTableType type) {}
 

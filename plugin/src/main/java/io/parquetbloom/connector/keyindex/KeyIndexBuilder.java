@@ -1,0 +1,440 @@
+package io.parquetbloom.connector.keyindex;
+
+import com.google.inject.Inject;
+import io.airlift.concurrent.BoundedExecutor;
+import io.airlift.log.Logger;
+import io.parquetbloom.ParallelTasks;
+import io.parquetbloom.connector.ForParquetBloomMetadata;
+import io.parquetbloom.connector.MetadataCacheFlusher;
+import io.parquetbloom.connector.ParquetBloomColumnHandle;
+import io.parquetbloom.connector.ParquetBloomTableHandle;
+import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
+import io.parquetbloom.keyindex.EntrySorter;
+import io.parquetbloom.keyindex.IndexedFile;
+import io.parquetbloom.keyindex.KeyIndexCompactor;
+import io.parquetbloom.keyindex.KeyIndexConfig;
+import io.parquetbloom.keyindex.KeyIndexFormat;
+import io.parquetbloom.keyindex.KeyIndexLocations;
+import io.parquetbloom.keyindex.KeyIndexPointer;
+import io.parquetbloom.keyindex.KeyIndexReader;
+import io.parquetbloom.keyindex.KeyIndexState;
+import io.parquetbloom.keyindex.KeyIndexUnusableException;
+import io.parquetbloom.keyindex.KeyIndexWriter;
+import io.parquetbloom.keyindex.SegmentHeader;
+import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.MetadataConfig;
+import io.parquetbloom.metadata.ParquetFileMetadata;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.FileColumnResolver;
+import io.parquetbloom.table.LakeFile;
+import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.LakeTables;
+import io.parquetbloom.table.TableSchemaReader;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnNotFoundException;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.predicate.TupleDomain;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_CONFLICT;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Builds or refreshes a column's key index: lists the table now, finds the files no segment covers (new or
+ * rewritten), reads only their key column chunks ({@code metadata.concurrency} files at a time), sorts the entries
+ * in bounded memory, uploads one new immutable segment and then replaces the pointer by a conditional PUT. A build
+ * that fails or is cancelled before that PUT changes nothing readers see; its uploaded segment is an orphan the next
+ * build deletes once older than {@code key-index.orphan-retention}.
+ */
+public class KeyIndexBuilder
+{
+    private static final Logger log = Logger.get(KeyIndexBuilder.class);
+    private static final int MAX_POINTER_ATTEMPTS = 10;
+    private static final long PROGRESS_INTERVAL_NANOS = 10_000_000_000L;
+
+    /**
+     * What a build did.
+     *
+     * @param filesRead files whose key column was read into the new segment
+     * @param filesNotIndexed files read but left out (a value without an exact hash, a column stored as another type)
+     */
+    public record BuildResult(int filesRead, int filesNotIndexed, long entries, long segmentBytes, int segments, long orphansDeleted, long millis) {}
+
+    private final LakeTables lakeTables;
+    private final TableSchemaReader schemaReader;
+    private final ParquetMetadataReader metadataReader;
+    private final FileColumnResolver resolver;
+    private final ParquetBloomPageSourceProvider pageSources;
+    private final KeyIndexReader indexReader;
+    private final KeyIndexCompactor compactor;
+    private final S3ObjectStore store;
+    private final MetadataCacheFlusher flusher;
+    private final KeyIndexConfig config;
+    private final int concurrency;
+    private final ExecutorService executor;
+
+    @Inject
+    public KeyIndexBuilder(
+            LakeTables lakeTables,
+            TableSchemaReader schemaReader,
+            ParquetMetadataReader metadataReader,
+            FileColumnResolver resolver,
+            ParquetBloomPageSourceProvider pageSources,
+            KeyIndexReader indexReader,
+            KeyIndexCompactor compactor,
+            S3ObjectStore store,
+            MetadataCacheFlusher flusher,
+            KeyIndexConfig config,
+            MetadataConfig metadataConfig,
+            @ForParquetBloomMetadata ExecutorService executor)
+    {
+        this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
+        this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.resolver = requireNonNull(resolver, "resolver is null");
+        this.pageSources = requireNonNull(pageSources, "pageSources is null");
+        this.indexReader = requireNonNull(indexReader, "indexReader is null");
+        this.compactor = requireNonNull(compactor, "compactor is null");
+        this.store = requireNonNull(store, "store is null");
+        this.flusher = requireNonNull(flusher, "flusher is null");
+        this.config = requireNonNull(config, "config is null");
+        this.concurrency = metadataConfig.getMetadataConcurrency();
+        this.executor = requireNonNull(executor, "executor is null");
+    }
+
+    public BuildResult build(ConnectorSession session, SchemaTableName name, String columnName)
+    {
+        long start = System.nanoTime();
+        S3RequestStats stats = new S3RequestStats();
+        LakeTable table = listNow(name, stats);
+        ParquetBloomColumnHandle column = dataColumn(table, columnName, stats);
+        KeyIndexState state = KeyIndexState.read(indexReader, store, table.location(), column.name(), stats);
+        state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
+        List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
+                .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
+                .toList();
+        Map<String, S3ObjectInfo> listed = listedByPath(table);
+        Set<String> covered = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed).coveredPaths();
+        List<LakeFile> toRead = table.files().stream()
+                .filter(file -> !covered.contains(KeyIndexLocations.relativePath(table.location(), file.object().location())))
+                .toList();
+        KeyIndexPointer base = new KeyIndexPointer(column.name(), kept.stream().map(KeyIndexState.LoadedSegment::reference).toList());
+        log.info("Key index of %s.%s: %d files listed, %d covered, %d to read", name, column.name(), table.files().size(), covered.size(), toRead.size());
+        Optional<KeyIndexPointer.Segment> added = Optional.empty();
+        int notIndexed = 0;
+        if (!toRead.isEmpty()) {
+            Optional<String> knownType = kept.stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
+            NewSegment segment = writeSegment(session, table, column, toRead, knownType, start, stats);
+            added = Optional.of(segment.reference());
+            notIndexed = segment.notIndexed();
+        }
+        KeyIndexPointer next = added.map(base::withSegment).orElse(base);
+        if (next.segments().size() > config.getMaxSegments()) {
+            next = compacted(table, next, listed, stats);
+        }
+        if (added.isPresent() || !next.equals(state.pointer().orElse(null))) {
+            commit(table, column.name(), state.pointerEtag(), next, added, stats);
+        }
+        long orphans = deleteOrphans(table.location(), column.name(), next, stats);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
+        log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", name, column.name(), result, stats.getRequests(), stats.listRequests());
+        return result;
+    }
+
+    /**
+     * The segments merged into one; where a segment turns out damaged, the segments as they are, which stay correct.
+     */
+    private KeyIndexPointer compacted(LakeTable table, KeyIndexPointer pointer, Map<String, S3ObjectInfo> listed, S3RequestStats stats)
+    {
+        try {
+            return compactor.compact(table.location(), pointer, listed, stats);
+        }
+        catch (TrinoException e) {
+            log.warn("Key index of %s.%s: not compacted: %s", table.name(), pointer.column(), e.getMessage());
+            return pointer;
+        }
+    }
+
+    public void drop(SchemaTableName name, String columnName)
+    {
+        S3RequestStats stats = new S3RequestStats();
+        S3Location folder = lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name));
+        String column = columnName.toLowerCase(Locale.ROOT);
+        // the pointer first: from then on no reader uses the segments deleted after it
+        store.delete(KeyIndexLocations.pointer(folder, column), stats);
+        lakeTables.flushListings(name::equals);
+        for (S3ObjectStore.AgedObject object : store.listWithAges(KeyIndexLocations.folder(folder, column), stats)) {
+            store.delete(object.object().location(), stats);
+        }
+        log.info("Key index of %s.%s dropped", name, column);
+    }
+
+    private LakeTable listNow(SchemaTableName name, S3RequestStats stats)
+    {
+        S3Location folder = lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name));
+        return lakeTables.listTableNow(name, folder, stats);
+    }
+
+    private ParquetBloomColumnHandle dataColumn(LakeTable table, String columnName, S3RequestStats stats)
+    {
+        String wanted = columnName.toLowerCase(Locale.ROOT);
+        if (table.partitionColumns().stream().anyMatch(partition -> partition.name().equals(wanted))) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is a partition column: partition folders already prune it; index a data column".formatted(wanted, table.name()));
+        }
+        return schemaReader.readColumns(table, stats).stream()
+                .filter(column -> column.name().equals(wanted))
+                .map(column -> new ParquetBloomColumnHandle(column.name(), column.type(), false))
+                .findFirst()
+                .orElseThrow(() -> new ColumnNotFoundException(table.name(), wanted));
+    }
+
+    static Map<String, S3ObjectInfo> listedByPath(LakeTable table)
+    {
+        return table.files().stream().collect(Collectors.toMap(file -> KeyIndexLocations.relativePath(table.location(), file.object().location()), LakeFile::object, (first, _) -> first));
+    }
+
+    private record NewSegment(KeyIndexPointer.Segment reference, int notIndexed) {}
+
+    private record FileFooter(LakeFile file, long[] rowCounts, long[] compressedSizes, Optional<Type> field, boolean readable)
+    {
+        static FileFooter of(LakeFile file, ParquetFileMetadata metadata, Optional<Type> field, boolean readable)
+                throws IOException
+        {
+            int rowGroups = metadata.blocks().size();
+            long[] rowCounts = new long[rowGroups];
+            long[] sizes = new long[rowGroups];
+            for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
+                rowCounts[rowGroup] = metadata.blocks().get(rowGroup).rowCount();
+                sizes[rowGroup] = metadata.compressedSize(rowGroup);
+            }
+            return new FileFooter(file, rowCounts, sizes, field, readable);
+        }
+
+        int rowGroups()
+        {
+            return rowCounts.length;
+        }
+    }
+
+    private NewSegment writeSegment(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long start, S3RequestStats stats)
+    {
+        List<FileFooter> footers = readFooters(table, column, files, stats);
+        PrimitiveType indexType = indexType(table, column, footers, knownType);
+        long rowGroups = footers.stream().mapToLong(FileFooter::rowGroups).sum();
+        long rows = footers.stream().flatMapToLong(footer -> Arrays.stream(footer.rowCounts())).sum();
+        int rowGroupBits = KeyIndexFormat.rowGroupBits(rowGroups);
+        int hashBits = KeyIndexFormat.hashBits(rows, rowGroupBits);
+        Path directory = spillDirectory();
+        try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes(), directory)) {
+            List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter);
+            Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
+            try {
+                SegmentHeader header = new SegmentHeader(column.name(), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
+                KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
+                String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
+                S3Location location = KeyIndexLocations.segment(table.location(), column.name(), name);
+                String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.Absent(), stats)
+                        .orElseThrow(() -> new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Segment %s already exists".formatted(location)));
+                int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
+                log.info("Key index of %s.%s: segment %s written: %d entries, %d bytes (%.2f bytes per entry), %d pages, %d bytes spilled", table.name(), column.name(), name, written.entries(), written.size(), written.entries() == 0 ? 0.0 : (double) written.size() / written.entries(), written.pages(), sorter.spilledBytes());
+                return new NewSegment(new KeyIndexPointer.Segment(name, written.size(), etag, written.trailerBytes(), indexed.size(), written.entries(), header.builtAtMillis(), (System.nanoTime() - start) / 1_000_000), notIndexed);
+            }
+            finally {
+                Files.deleteIfExists(segmentFile);
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot build the key index of %s.%s in %s: %s".formatted(table.name(), column.name(), directory, e.getMessage()), e);
+        }
+    }
+
+    private List<FileFooter> readFooters(LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, S3RequestStats stats)
+    {
+        List<Callable<FileFooter>> reads = new ArrayList<>();
+        for (LakeFile file : files) {
+            reads.add(() -> {
+                ParquetFileMetadata metadata = metadataReader.footer(file.object(), table.name(), new ReadStats(stats, new MetadataCacheStats()));
+                return switch (resolver.resolve(column.name(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
+                    case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive());
+                    // the reader gives NULL for every row: no key can match, nothing to index
+                    case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), true);
+                    // a query fails on this file; the index leaves it to the per-file path, which reports it
+                    case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false);
+                };
+            });
+        }
+        return ParallelTasks.runAll(reads, new BoundedExecutor(executor, concurrency));
+    }
+
+    private static PrimitiveType indexType(LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, Optional<String> knownType)
+    {
+        if (knownType.isPresent()) {
+            try {
+                return KeyIndexReader.parquetType(knownType.get());
+            }
+            catch (KeyIndexUnusableException e) {
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Key index of %s.%s: %s".formatted(table.name(), column.name(), e.getMessage()), e);
+            }
+        }
+        return footers.stream()
+                .filter(FileFooter::readable)
+                .flatMap(footer -> footer.field().stream())
+                .map(Type::asPrimitiveType)
+                .findFirst()
+                .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table.name())));
+    }
+
+    private List<IndexedFile> hashFiles(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter)
+    {
+        ParquetBloomTableHandle handle = new ParquetBloomTableHandle(table.name().getSchemaName(), table.name().getTableName(), TupleDomain.all());
+        KeyColumnHasher hasher = new KeyColumnHasher(pageSources, session, handle, column, indexType, flusher.epoch());
+        Progress progress = new Progress(table.name(), column.name(), footers.size());
+        List<Callable<IndexedFile>> tasks = new ArrayList<>();
+        long base = 0;
+        for (FileFooter footer : footers) {
+            long fileBase = base;
+            base += footer.rowGroups();
+            tasks.add(() -> {
+                IndexedFile file = hashFile(table, footer, hasher, fileBase, rowGroupBits, hashBits, sorter);
+                progress.fileDone(file);
+                return file;
+            });
+        }
+        try {
+            return ParallelTasks.runAll(tasks, new BoundedExecutor(executor, concurrency));
+        }
+        catch (UncheckedIOException e) {
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s: %s".formatted(table.name(), column.name(), e.getMessage()), e);
+        }
+    }
+
+    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter)
+            throws IOException
+    {
+        S3ObjectInfo object = footer.file().object();
+        int rowGroups = footer.rowGroups();
+        // without an ETag a rewrite of the same size would look covered: such a file is never indexed
+        boolean indexed = footer.readable() && object.hasEtag();
+        for (int rowGroup = 0; indexed && footer.field().isPresent() && rowGroup < rowGroups; rowGroup++) {
+            Optional<long[]> hashes = hasher.hashes(object, rowGroup);
+            if (hashes.isEmpty()) {
+                indexed = false;
+                break;
+            }
+            long[] entries = hashes.get();
+            for (int i = 0; i < entries.length; i++) {
+                entries[i] = KeyIndexFormat.pack(KeyIndexFormat.truncate(entries[i], hashBits), rowGroupBits, base + rowGroup);
+            }
+            sorter.add(entries, entries.length);
+        }
+        String path = KeyIndexLocations.relativePath(table.location(), object.location());
+        return new IndexedFile(path, object.size(), object.etag(), indexed, footer.rowCounts(), footer.compressedSizes());
+    }
+
+    private Path spillDirectory()
+    {
+        Path directory = Path.of(config.getSpillDirectory().orElse(System.getProperty("java.io.tmpdir")));
+        try {
+            return Files.createDirectories(directory);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot create key-index.spill-directory %s: %s".formatted(directory, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Replaces the pointer by compare-and-swap. When another builder replaced it first, this build's segment is added
+     * to what that builder committed, so neither loses its work.
+     */
+    private void commit(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, S3RequestStats stats)
+    {
+        S3Location location = KeyIndexLocations.pointer(table.location(), column);
+        Optional<String> etag = expectedEtag;
+        KeyIndexPointer pointer = next;
+        for (int attempt = 1; attempt <= MAX_POINTER_ATTEMPTS; attempt++) {
+            S3ObjectStore.PutCondition condition = etag.<S3ObjectStore.PutCondition>map(S3ObjectStore.PutCondition.Matches::new).orElseGet(S3ObjectStore.PutCondition.Absent::new);
+            if (store.write(location, pointer.serialize(), condition, stats).isPresent()) {
+                lakeTables.flushListings(table.name()::equals);
+                return;
+            }
+            log.info("Key index of %s.%s: pointer replaced by another build (attempt %d); adding this build's segment to it", table.name(), column, attempt);
+            KeyIndexState current = KeyIndexState.read(indexReader, store, table.location(), column, stats);
+            etag = current.pointerEtag();
+            KeyIndexPointer theirs = current.pointer().orElse(new KeyIndexPointer(column, List.of()));
+            pointer = added.map(theirs::withSegment).orElse(theirs);
+        }
+        throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s: the pointer %s kept changing under %d attempts to replace it; run create_key_index again".formatted(table.name(), column, location, MAX_POINTER_ATTEMPTS));
+    }
+
+    private long deleteOrphans(S3Location table, String column, KeyIndexPointer pointer, S3RequestStats stats)
+    {
+        Set<String> named = pointer.segments().stream().map(KeyIndexPointer.Segment::name).collect(Collectors.toSet());
+        Instant cutoff = Instant.now().minusMillis(config.getOrphanRetention().toMillis());
+        long deleted = 0;
+        for (S3ObjectStore.AgedObject object : store.listWithAges(KeyIndexLocations.folder(table, column), stats)) {
+            String key = object.object().location().key();
+            String name = key.substring(key.lastIndexOf('/') + 1);
+            if (name.endsWith(KeyIndexFormat.SEGMENT_SUFFIX) && !named.contains(name) && !object.lastModified().isAfter(cutoff)) {
+                store.delete(object.object().location(), stats);
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
+    private static final class Progress
+    {
+        private final SchemaTableName table;
+        private final String column;
+        private final int files;
+        private final AtomicInteger done = new AtomicInteger();
+        private final AtomicLong lastReport = new AtomicLong(System.nanoTime());
+
+        Progress(SchemaTableName table, String column, int files)
+        {
+            this.table = table;
+            this.column = column;
+            this.files = files;
+        }
+
+        void fileDone(IndexedFile file)
+        {
+            int count = done.incrementAndGet();
+            long now = System.nanoTime();
+            long last = lastReport.get();
+            if ((now - last > PROGRESS_INTERVAL_NANOS && lastReport.compareAndSet(last, now)) || count == files) {
+                log.info("Key index of %s.%s: %d of %d files read", table, column, count, files);
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.parquetbloom.connector.keyindex;
+
+import com.google.common.collect.ImmutableMap;
+import io.airlift.log.Logger;
+import io.parquetbloom.keyindex.KeyIndexLocations;
+import io.parquetbloom.keyindex.KeyIndexReader;
+import io.parquetbloom.keyindex.KeyIndexSelection;
+import io.parquetbloom.keyindex.KeyIndexUnusableException;
+import io.parquetbloom.pruning.PruningPlan;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.LakeTable;
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.metrics.Metric;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.ValueSet;
+
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Consults the table's key index once per scan, for the first column the plan constrains to discrete values that
+ * has an index: the answer names, for every file the index covers, the row groups to read (none: the file is
+ * skipped); files it does not cover are planned as before. Any problem with the index means it is not used for this
+ * scan, and is counted.
+ */
+public final class KeyIndexPlanner
+{
+    private static final Logger log = Logger.get(KeyIndexPlanner.class);
+
+    private final KeyIndexReader reader;
+    private final S3Location table;
+    private final Map<String, S3ObjectInfo> pointers;
+    private final Executor executor;
+    private final S3RequestStats requests;
+    private final AtomicLong pagesRead = new AtomicLong();
+    private final AtomicLong bytesRead = new AtomicLong();
+    private final AtomicLong filesCovered = new AtomicLong();
+    private final AtomicLong filesUncovered = new AtomicLong();
+    private final AtomicLong rowGroupsPruned = new AtomicLong();
+    private final AtomicLong unusable = new AtomicLong();
+
+    /**
+     * @param requests where the index's GETs are counted (planning's)
+     */
+    public KeyIndexPlanner(KeyIndexReader reader, LakeTable table, Executor executor, S3RequestStats requests)
+    {
+        this.pointers = requireNonNull(table, "table is null").keyIndexPointers();
+        this.reader = requireNonNull(reader, "reader is null");
+        this.table = table.location();
+        this.executor = requireNonNull(executor, "executor is null");
+        this.requests = requireNonNull(requests, "requests is null");
+    }
+
+    /**
+     * The covered files by location ({@code s3://...}); empty when the index is not used for this scan.
+     */
+    public Optional<Map<String, KeyIndexSelection.CoveredFile>> select(PruningPlan plan, List<S3ObjectInfo> candidates)
+    {
+        if (plan.none() || pointers.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Map.Entry<PruningPlan.DataColumn, Domain>> columns = plan.columnDomains().entrySet().stream()
+                .filter(entry -> isPointLookup(entry.getValue()))
+                .sorted(Comparator.comparing(entry -> entry.getKey().name()))
+                .toList();
+        if (columns.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, S3ObjectInfo> listed = new HashMap<>();
+        for (S3ObjectInfo object : candidates) {
+            listed.put(KeyIndexLocations.relativePath(table, object.location()), object);
+        }
+        for (Map.Entry<PruningPlan.DataColumn, Domain> column : columns) {
+            Optional<KeyIndexSelection> selection = select(column.getKey().name(), column.getValue(), plan.options().maxBloomValues(), listed);
+            if (selection.isPresent()) {
+                return Optional.of(record(selection.get(), candidates.size()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<KeyIndexSelection> select(String column, Domain domain, int maxValues, Map<String, S3ObjectInfo> listed)
+    {
+        try {
+            S3ObjectInfo pointer = pointers.get(column);
+            if (pointer == null) {
+                return Optional.empty();
+            }
+            return reader.lookup(table, column, reader.pointer(pointer, requests), domain, maxValues, listed, requests, executor);
+        }
+        catch (KeyIndexUnusableException | RuntimeException e) {
+            // whatever the index's problem, the scan plans without it: slower, never wrong
+            unusable.incrementAndGet();
+            log.warn("Key index of %s column %s not used: %s", table, column, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private Map<String, KeyIndexSelection.CoveredFile> record(KeyIndexSelection selection, int candidates)
+    {
+        pagesRead.addAndGet(selection.pagesRead());
+        bytesRead.addAndGet(selection.bytesRead());
+        filesCovered.addAndGet(selection.covered().size());
+        filesUncovered.addAndGet(candidates - selection.covered().size());
+        ImmutableMap.Builder<String, KeyIndexSelection.CoveredFile> byLocation = ImmutableMap.builder();
+        selection.covered().forEach((path, covered) -> {
+            rowGroupsPruned.addAndGet(covered.directory().rowGroups() - covered.rowGroups().size());
+            byLocation.put(table.asPrefix().child(path).toString(), covered);
+        });
+        return byLocation.buildOrThrow();
+    }
+
+    private static boolean isPointLookup(Domain domain)
+    {
+        ValueSet values = domain.getValues();
+        return !domain.isNullAllowed() && !values.isNone() && !values.isAll() && values.isDiscreteSet();
+    }
+
+    public Map<String, Metric<?>> metrics()
+    {
+        return ImmutableMap.of(
+                "keyIndexPagesRead", new LongCount(pagesRead.get()),
+                "keyIndexBytesRead", new LongCount(bytesRead.get()),
+                "rowGroupsPrunedByKeyIndex", new LongCount(rowGroupsPruned.get()),
+                "filesCoveredByKeyIndex", new LongCount(filesCovered.get()),
+                "filesUncovered", new LongCount(filesUncovered.get()),
+                "keyIndexUnusable", new LongCount(unusable.get()));
+    }
+}

@@ -1,0 +1,72 @@
+package io.parquetbloom.connector.procedure;
+
+import com.google.inject.Inject;
+import com.google.inject.Provider;
+import io.parquetbloom.connector.keyindex.KeyIndexBuilder;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.procedure.Procedure;
+
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.lang.invoke.MethodHandles.lookup;
+import static java.lang.invoke.MethodType.methodType;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code CALL <catalog>.system.create_key_index(schema_name, table_name, column_name)}: builds the column's
+ * table-level key index, or refreshes it with a segment for the files added or rewritten since (see
+ * {@link KeyIndexBuilder}). Running it again on an unchanged table reads no Parquet.
+ */
+public class CreateKeyIndexProcedure
+        implements Provider<Procedure>
+{
+    private static final MethodHandle CREATE;
+
+    static {
+        try {
+            CREATE = lookup().findVirtual(CreateKeyIndexProcedure.class, "createKeyIndex", methodType(void.class, ConnectorSession.class, String.class, String.class, String.class));
+        }
+        catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private final KeyIndexBuilder builder;
+
+    @Inject
+    public CreateKeyIndexProcedure(KeyIndexBuilder builder)
+    {
+        this.builder = requireNonNull(builder, "builder is null");
+    }
+
+    @Override
+    public Procedure get()
+    {
+        return new Procedure(
+                "system",
+                "create_key_index",
+                List.of(
+                        new Procedure.Argument("SCHEMA_NAME", VARCHAR),
+                        new Procedure.Argument("TABLE_NAME", VARCHAR),
+                        new Procedure.Argument("COLUMN_NAME", VARCHAR)),
+                CREATE.bindTo(this));
+    }
+
+    public void createKeyIndex(ConnectorSession session, String schemaName, String tableName, String columnName)
+    {
+        builder.build(session, table("create_key_index", schemaName, tableName, columnName), columnName);
+    }
+
+    static SchemaTableName table(String procedure, String schemaName, String tableName, String columnName)
+    {
+        if (schemaName == null || tableName == null || columnName == null) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "%s: schema_name, table_name and column_name are required".formatted(procedure));
+        }
+        return new SchemaTableName(schemaName, tableName);
+    }
+}

@@ -1,0 +1,117 @@
+package io.parquetbloom.connector.system;
+
+import io.parquetbloom.keyindex.KeyIndexLocations;
+import io.parquetbloom.keyindex.KeyIndexPointer;
+import io.parquetbloom.keyindex.KeyIndexReader;
+import io.parquetbloom.keyindex.KeyIndexState;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.LakeFile;
+import io.parquetbloom.table.LakeTable;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code "<table>$key_index"}: one row per indexed column, saying how much of the table as listed now its index
+ * covers (a stale index is slower, never wrong), how big it is and when it was built, and what of it cannot be
+ * read.
+ */
+public class KeyIndexTable
+        implements SystemTable
+{
+    private static final List<ColumnMetadata> COLUMNS = List.of(
+            new ColumnMetadata("column_name", VARCHAR),
+            new ColumnMetadata("segments", INTEGER),
+            new ColumnMetadata("files_covered", BIGINT),
+            new ColumnMetadata("files_stale", BIGINT),
+            new ColumnMetadata("files_uncovered", BIGINT),
+            new ColumnMetadata("files_deleted", BIGINT),
+            new ColumnMetadata("entries", BIGINT),
+            new ColumnMetadata("index_bytes", BIGINT),
+            new ColumnMetadata("bytes_per_entry", DOUBLE),
+            new ColumnMetadata("last_built", TIMESTAMP_TZ_MILLIS),
+            new ColumnMetadata("last_build_millis", BIGINT),
+            new ColumnMetadata("problems", VARCHAR));
+
+    private final ConnectorTableMetadata metadata;
+    private final Supplier<LakeTable> table;
+    private final KeyIndexReader reader;
+    private final S3ObjectStore store;
+
+    public KeyIndexTable(SchemaTableName name, Supplier<LakeTable> table, KeyIndexReader reader, S3ObjectStore store)
+    {
+        this.metadata = new ConnectorTableMetadata(requireNonNull(name, "name is null"), COLUMNS);
+        this.table = requireNonNull(table, "table is null");
+        this.reader = requireNonNull(reader, "reader is null");
+        this.store = requireNonNull(store, "store is null");
+    }
+
+    @Override
+    public Distribution getDistribution()
+    {
+        return Distribution.SINGLE_COORDINATOR;
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata()
+    {
+        return metadata;
+    }
+
+    @Override
+    public RecordCursor cursor(ConnectorTransactionHandle transaction, ConnectorSession session, TupleDomain<Integer> constraint)
+    {
+        LakeTable lakeTable = table.get();
+        Map<String, S3ObjectInfo> listed = new HashMap<>();
+        for (LakeFile file : lakeTable.files()) {
+            listed.put(KeyIndexLocations.relativePath(lakeTable.location(), file.object().location()), file.object());
+        }
+        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(COLUMNS);
+        S3RequestStats stats = new S3RequestStats();
+        for (String column : new TreeMap<>(lakeTable.keyIndexPointers()).keySet()) {
+            KeyIndexState state = KeyIndexState.read(reader, store, lakeTable.location(), column, stats);
+            KeyIndexState.Coverage coverage = state.coverage(listed);
+            List<KeyIndexPointer.Segment> segments = state.pointer().map(KeyIndexPointer::segments).orElse(List.of());
+            long entries = segments.stream().mapToLong(KeyIndexPointer.Segment::entries).sum();
+            long bytes = segments.stream().mapToLong(KeyIndexPointer.Segment::size).sum();
+            KeyIndexPointer.Segment last = segments.isEmpty() ? null : segments.getLast();
+            rows.addRow(
+                    column,
+                    segments.size(),
+                    (long) coverage.covered(),
+                    (long) coverage.stale(),
+                    (long) coverage.uncovered(),
+                    (long) coverage.deleted(),
+                    entries,
+                    bytes,
+                    entries == 0 ? null : (double) bytes / entries,
+                    last == null ? null : packDateTimeWithZone(last.builtAtMillis(), UTC_KEY),
+                    last == null ? null : last.buildMillis(),
+                    state.problems().isEmpty() ? null : String.join("; ", state.problems()));
+        }
+        return rows.build().cursor();
+    }
+}

@@ -1,0 +1,280 @@
+package io.parquetbloom.keyindex;
+
+import com.google.inject.Inject;
+import io.parquetbloom.ParallelTasks;
+import io.parquetbloom.metadata.FileKey;
+import io.parquetbloom.metadata.ParquetMetadataCache;
+import io.parquetbloom.pruning.BloomColumnPredicate;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.trino.spi.TrinoException;
+import io.trino.spi.predicate.Domain;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads a column's index for planning: the pointer (the version the table's listing found), each segment's
+ * trailer (cached in the node's metadata budget under its immutable name and ETag), then only the postings pages
+ * that can hold the probed hashes, adjacent pages coalesced into one ranged GET. Every GET of a segment is pinned to
+ * the ETag the pointer recorded. Any problem is a {@link KeyIndexUnusableException}: the caller plans without the
+ * index.
+ */
+public class KeyIndexReader
+{
+    // pages closer than this are read with one GET; a GET reads at most MAX_RANGE bytes
+    private static final long MAX_GAP = 128 * 1024;
+    private static final long MAX_RANGE = 8 * 1024 * 1024;
+
+    private static final long MAX_POINTER_BYTES = 1024 * 1024;
+
+    private record PageRange(long offset, int length, int[] pages) {}
+
+    private final S3ObjectStore store;
+    private final ParquetMetadataCache.Region<FileKey, KeyIndexPointer> pointers;
+    private final ParquetMetadataCache.Region<FileKey, KeyIndexSegment> segments;
+
+    @Inject
+    public KeyIndexReader(S3ObjectStore store, ParquetMetadataCache budget)
+    {
+        this.store = requireNonNull(store, "store is null");
+        this.pointers = budget.region("key_index_pointer", KeyIndexPointer.class, key -> key, (key, pointer) -> 128 + 2L * key.location().length() + 256L * pointer.segments().size());
+        this.segments = budget.region("key_index", KeyIndexSegment.class, key -> key, (key, segment) -> 64 + 2L * key.location().length() + segment.getRetainedSizeInBytes());
+    }
+
+    /**
+     * The pointer the table's listing found, read once per version (its ETag) and kept in the metadata budget; the
+     * GET is pinned to the listed ETag, so a pointer replaced since the listing answers 412 and the index is not used.
+     */
+    public KeyIndexPointer pointer(S3ObjectInfo listedPointer, S3RequestStats stats)
+            throws KeyIndexUnusableException
+    {
+        FileKey key = new FileKey(listedPointer.location().toString(), listedPointer.size(), listedPointer.etag());
+        Optional<KeyIndexPointer> cached = listedPointer.hasEtag() ? pointers.getIfPresent(key) : Optional.empty();
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        if (listedPointer.size() > MAX_POINTER_BYTES) {
+            throw new KeyIndexUnusableException("%s has %d bytes, more than a pointer ever has".formatted(listedPointer.location(), listedPointer.size()));
+        }
+        KeyIndexPointer pointer = KeyIndexPointer.parse(read(listedPointer, 0, (int) listedPointer.size(), stats), listedPointer.location().toString());
+        if (listedPointer.hasEtag()) {
+            pointers.putIfAbsent(key, pointer);
+        }
+        return pointer;
+    }
+
+    public KeyIndexSegment segment(S3Location table, String column, KeyIndexPointer.Segment segment, S3RequestStats stats)
+            throws KeyIndexUnusableException
+    {
+        S3ObjectInfo object = segmentObject(table, column, segment);
+        FileKey key = new FileKey(object.location().toString(), object.size(), object.etag());
+        Optional<KeyIndexSegment> cached = segments.getIfPresent(key);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        if (segment.trailerBytes() <= KeyIndexFormat.END_LENGTH || segment.trailerBytes() > segment.size()) {
+            throw new KeyIndexUnusableException("%s: the pointer's trailer length %d does not fit its size %d".formatted(object.location(), segment.trailerBytes(), segment.size()));
+        }
+        byte[] suffix = read(object, segment.size() - segment.trailerBytes(), segment.trailerBytes(), stats);
+        KeyIndexSegment parsed = KeyIndexSegment.parse(suffix, segment.size(), object.location().toString());
+        if (!parsed.header().column().equals(column)) {
+            throw new KeyIndexUnusableException("%s indexes column %s, not %s".formatted(object.location(), parsed.header().column(), column));
+        }
+        segments.putIfAbsent(key, parsed);
+        return parsed;
+    }
+
+    /**
+     * The covered files among {@code listed} and, for each, the row groups that may hold a value of {@code domain}.
+     *
+     * @param listed the table's listed files by their path relative to the table's folder
+     * @return empty when the index cannot answer for this domain (not a discrete set, NULL accepted, more than
+     * {@code maxValues} values, a value that cannot be hashed exactly)
+     */
+    public Optional<KeyIndexSelection> lookup(S3Location table, String column, KeyIndexPointer pointer, Domain domain, int maxValues, Map<String, S3ObjectInfo> listed, S3RequestStats stats, Executor executor)
+            throws KeyIndexUnusableException
+    {
+        Map<String, TreeSet<Integer>> hits = new HashMap<>();
+        Map<String, IndexedFile> directory = new HashMap<>();
+        long[] counters = new long[2];
+        for (KeyIndexPointer.Segment reference : pointer.segments()) {
+            KeyIndexSegment segment = segment(table, column, reference, stats);
+            if (!segment.header().trinoType().equals(domain.getType().getDisplayName())) {
+                throw new KeyIndexUnusableException("%s was built for type %s, the column is %s now".formatted(reference.name(), segment.header().trinoType(), domain.getType()));
+            }
+            Optional<long[]> hashes = probedHashes(segment, column, domain, maxValues);
+            if (hashes.isEmpty()) {
+                return Optional.empty();
+            }
+            String[] coveredPaths = coveredPaths(segment, listed);
+            for (int file = 0; file < coveredPaths.length; file++) {
+                if (coveredPaths[file] != null) {
+                    directory.put(coveredPaths[file], segment.files().get(file));
+                    hits.computeIfAbsent(coveredPaths[file], _ -> new TreeSet<>());
+                }
+            }
+            if (Arrays.stream(coveredPaths).allMatch(path -> path == null)) {
+                // every file of the segment was rewritten or deleted since: nothing to read
+                continue;
+            }
+            probe(table, column, reference, segment, hashes.get(), coveredPaths, hits, counters, stats, executor);
+        }
+        Map<String, KeyIndexSelection.CoveredFile> covered = new HashMap<>();
+        hits.forEach((path, rowGroups) -> covered.put(path, new KeyIndexSelection.CoveredFile(directory.get(path), List.copyOf(rowGroups))));
+        return Optional.of(new KeyIndexSelection(covered, counters[0], counters[1]));
+    }
+
+    private static Optional<long[]> probedHashes(KeyIndexSegment segment, String column, Domain domain, int maxValues)
+            throws KeyIndexUnusableException
+    {
+        if (domain.isNullAllowed()) {
+            return Optional.empty();
+        }
+        PrimitiveType type = parquetType(segment.header().columnType());
+        ColumnDescriptor descriptor = new ColumnDescriptor(new String[] {column}, type, 0, type.isRepetition(Type.Repetition.REQUIRED) ? 0 : 1);
+        Optional<BloomColumnPredicate> predicate = BloomColumnPredicate.create(descriptor, domain, maxValues);
+        if (predicate.isEmpty()) {
+            return Optional.empty();
+        }
+        int hashBits = segment.header().hashBits();
+        long[] truncated = Arrays.stream(predicate.get().hashes()).map(hash -> KeyIndexFormat.truncate(hash, hashBits)).sorted().distinct().toArray();
+        return Optional.of(truncated);
+    }
+
+    public static PrimitiveType parquetType(String columnType)
+            throws KeyIndexUnusableException
+    {
+        try {
+            return MessageTypeParser.parseMessageType("message m { " + columnType + "; }").getType(0).asPrimitiveType();
+        }
+        catch (RuntimeException e) {
+            throw new KeyIndexUnusableException("unknown Parquet type '%s': %s".formatted(columnType, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * For each file of the segment's directory, its path when the listing has it at the same size and ETag.
+     */
+    private static String[] coveredPaths(KeyIndexSegment segment, Map<String, S3ObjectInfo> listed)
+    {
+        String[] paths = new String[segment.files().size()];
+        for (int file = 0; file < paths.length; file++) {
+            IndexedFile indexed = segment.files().get(file);
+            S3ObjectInfo object = listed.get(indexed.path());
+            if (indexed.indexed() && object != null && object.hasEtag() && object.size() == indexed.size() && object.etag().equals(indexed.etag())) {
+                paths[file] = indexed.path();
+            }
+        }
+        return paths;
+    }
+
+    private void probe(S3Location table, String column, KeyIndexPointer.Segment reference, KeyIndexSegment segment, long[] hashes, String[] coveredPaths, Map<String, TreeSet<Integer>> hits, long[] counters, S3RequestStats stats, Executor executor)
+            throws KeyIndexUnusableException
+    {
+        S3ObjectInfo object = segmentObject(table, column, reference);
+        List<PageRange> ranges = coalesce(segment, segment.pagesFor(hashes));
+        List<Callable<byte[]>> reads = new ArrayList<>();
+        for (PageRange range : ranges) {
+            reads.add(() -> readUnchecked(object, range.offset(), range.length(), stats));
+        }
+        List<byte[]> pages;
+        try {
+            pages = ParallelTasks.runAll(reads, executor);
+        }
+        catch (UncheckedIOException e) {
+            throw new KeyIndexUnusableException(e.getMessage(), e.getCause());
+        }
+        for (int i = 0; i < ranges.size(); i++) {
+            PageRange range = ranges.get(i);
+            byte[] bytes = pages.get(i);
+            for (int page : range.pages()) {
+                counters[0]++;
+                int offset = (int) (segment.pageOffset(page) - range.offset());
+                try {
+                    segment.matches(page, bytes, offset, hashes, (file, rowGroup) -> {
+                        String path = coveredPaths[file];
+                        if (path != null) {
+                            hits.get(path).add(rowGroup);
+                        }
+                    });
+                }
+                catch (KeyIndexUnusableException e) {
+                    throw new KeyIndexUnusableException("%s: %s".formatted(object.location(), e.getMessage()), e);
+                }
+            }
+            counters[1] += bytes.length;
+        }
+        for (int file = 0; file < coveredPaths.length; file++) {
+            // an ordinal past a covered file's row groups is a damaged segment, never a split to plan
+            if (coveredPaths[file] != null && !hits.get(coveredPaths[file]).isEmpty() && hits.get(coveredPaths[file]).last() >= segment.files().get(file).rowGroups()) {
+                throw new KeyIndexUnusableException("%s names a row group past the end of %s".formatted(object.location(), coveredPaths[file]));
+            }
+        }
+    }
+
+    private static List<PageRange> coalesce(KeyIndexSegment segment, int[] pages)
+    {
+        List<PageRange> ranges = new ArrayList<>();
+        int start = 0;
+        for (int i = 1; i <= pages.length; i++) {
+            boolean split = i == pages.length;
+            if (!split) {
+                long end = segment.pageOffset(pages[i - 1]) + segment.pageLength(pages[i - 1]);
+                long gap = segment.pageOffset(pages[i]) - end;
+                long length = segment.pageOffset(pages[i]) + segment.pageLength(pages[i]) - segment.pageOffset(pages[start]);
+                split = gap > MAX_GAP || length > MAX_RANGE;
+            }
+            if (split) {
+                long offset = segment.pageOffset(pages[start]);
+                long end = segment.pageOffset(pages[i - 1]) + segment.pageLength(pages[i - 1]);
+                ranges.add(new PageRange(offset, (int) (end - offset), Arrays.copyOfRange(pages, start, i)));
+                start = i;
+            }
+        }
+        return ranges;
+    }
+
+    private static S3ObjectInfo segmentObject(S3Location table, String column, KeyIndexPointer.Segment segment)
+    {
+        return new S3ObjectInfo(KeyIndexLocations.segment(table, column, segment.name()), segment.size(), segment.etag());
+    }
+
+    private byte[] read(S3ObjectInfo object, long position, int length, S3RequestStats stats)
+            throws KeyIndexUnusableException
+    {
+        try {
+            return store.read(object, position, length, stats);
+        }
+        catch (TrinoException e) {
+            throw new KeyIndexUnusableException("cannot read %s: %s".formatted(object.location(), e.getMessage()), e);
+        }
+    }
+
+    private byte[] readUnchecked(S3ObjectInfo object, long position, int length, S3RequestStats stats)
+    {
+        try {
+            return store.read(object, position, length, stats);
+        }
+        catch (TrinoException e) {
+            throw new UncheckedIOException(new IOException("cannot read %s: %s".formatted(object.location(), e.getMessage()), e));
+        }
+    }
+}

@@ -1,0 +1,317 @@
+package io.parquetbloom.keyindex;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32;
+
+import static io.airlift.slice.SizeOf.instanceSize;
+import static io.airlift.slice.SizeOf.sizeOf;
+import static io.parquetbloom.keyindex.KeyIndexFormat.END_LENGTH;
+import static io.parquetbloom.keyindex.KeyIndexFormat.MAGIC;
+import static io.parquetbloom.keyindex.KeyIndexFormat.VERSION;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A segment's trailer, parsed: its header, where each postings page lies, and its file directory. Immutable and
+ * kept in the node's metadata budget under the segment's name and ETag; pages are read on demand.
+ */
+public final class KeyIndexSegment
+{
+    private static final int INSTANCE_SIZE = instanceSize(KeyIndexSegment.class);
+
+    /**
+     * A row group an entry names: the file's place in the directory and the row group's ordinal in the file.
+     */
+    public interface MatchConsumer
+    {
+        void accept(int file, int rowGroup);
+    }
+
+    private final SegmentHeader header;
+    private final long entries;
+    private final long[] pageFirst;
+    private final long[] pageOffset;
+    private final int[] pageLength;
+    private final int[] pageEntries;
+    private final int[] pageCrc;
+    private final List<IndexedFile> files;
+    // the segment-wide ordinal of each file's first row group; one more element holding the total
+    private final long[] rowGroupBase;
+
+    private KeyIndexSegment(SegmentHeader header, long entries, long[] pageFirst, long[] pageOffset, int[] pageLength, int[] pageEntries, int[] pageCrc, List<IndexedFile> files)
+    {
+        this.header = header;
+        this.entries = entries;
+        this.pageFirst = pageFirst;
+        this.pageOffset = pageOffset;
+        this.pageLength = pageLength;
+        this.pageEntries = pageEntries;
+        this.pageCrc = pageCrc;
+        this.files = List.copyOf(files);
+        this.rowGroupBase = new long[files.size() + 1];
+        for (int i = 0; i < files.size(); i++) {
+            rowGroupBase[i + 1] = rowGroupBase[i] + files.get(i).rowGroups();
+        }
+    }
+
+    /**
+     * @param suffix the last {@code suffix.length} bytes of the segment, which must hold the whole trailer
+     * @param objectSize the segment's size
+     * @throws KeyIndexUnusableException when the bytes are not a segment this version reads
+     */
+    public static KeyIndexSegment parse(byte[] suffix, long objectSize, String name)
+            throws KeyIndexUnusableException
+    {
+        requireNonNull(suffix, "suffix is null");
+        if (suffix.length < END_LENGTH || !Arrays.equals(suffix, suffix.length - MAGIC.length, suffix.length, MAGIC, 0, MAGIC.length)) {
+            throw new KeyIndexUnusableException("%s does not end like a key index segment".formatted(name));
+        }
+        int trailerLength = readInt(suffix, suffix.length - END_LENGTH);
+        if (trailerLength < Integer.BYTES || trailerLength > suffix.length - END_LENGTH || trailerLength + END_LENGTH + MAGIC.length > objectSize) {
+            throw new KeyIndexUnusableException("%s: trailer length %d does not fit the %d bytes read of %d".formatted(name, trailerLength, suffix.length, objectSize));
+        }
+        int trailerStart = suffix.length - END_LENGTH - trailerLength;
+        CRC32 crc = new CRC32();
+        crc.update(suffix, trailerStart, trailerLength - Integer.BYTES);
+        if ((int) crc.getValue() != readInt(suffix, trailerStart + trailerLength - Integer.BYTES)) {
+            throw new KeyIndexUnusableException("%s: trailer checksum mismatch".formatted(name));
+        }
+        try {
+            return read(new DataInputStream(new ByteArrayInputStream(suffix, trailerStart, trailerLength - Integer.BYTES)), objectSize - END_LENGTH - trailerLength, name);
+        }
+        catch (IOException | RuntimeException e) {
+            throw new KeyIndexUnusableException("%s: unreadable trailer: %s".formatted(name, e.getMessage()), e);
+        }
+    }
+
+    private static KeyIndexSegment read(DataInputStream in, long pagesEnd, String name)
+            throws IOException, KeyIndexUnusableException
+    {
+        int version = in.readInt();
+        if (version != VERSION) {
+            throw new KeyIndexUnusableException("%s: format version %d, this reader knows %d".formatted(name, version, VERSION));
+        }
+        String column = in.readUTF();
+        String trinoType = in.readUTF();
+        String columnType = in.readUTF();
+        int hashBits = in.readUnsignedByte();
+        int rowGroupBits = in.readUnsignedByte();
+        long entries = in.readLong();
+        SegmentHeader header = new SegmentHeader(column, trinoType, columnType, hashBits, rowGroupBits, in.readLong(), in.readLong());
+        int pages = in.readInt();
+        long[] first = new long[pages];
+        long[] offset = new long[pages];
+        int[] length = new int[pages];
+        int[] count = new int[pages];
+        int[] crc = new int[pages];
+        long position = MAGIC.length;
+        long total = 0;
+        for (int page = 0; page < pages; page++) {
+            first[page] = in.readLong();
+            length[page] = in.readInt();
+            count[page] = in.readInt();
+            crc[page] = in.readInt();
+            offset[page] = position;
+            position += length[page];
+            total += count[page];
+            if (length[page] < 0 || count[page] < 1 || (page > 0 && first[page] <= first[page - 1])) {
+                throw new KeyIndexUnusableException("%s: page directory entry %d is inconsistent".formatted(name, page));
+            }
+        }
+        if (position != pagesEnd || total != entries) {
+            throw new KeyIndexUnusableException("%s: pages end at %d, trailer starts at %d; %d entries counted, %d declared".formatted(name, position, pagesEnd, total, entries));
+        }
+        int fileCount = in.readInt();
+        List<IndexedFile> files = new ArrayList<>(fileCount);
+        for (int file = 0; file < fileCount; file++) {
+            String path = in.readUTF();
+            long size = in.readLong();
+            String etag = in.readUTF();
+            boolean indexed = in.readBoolean();
+            int rowGroups = in.readInt();
+            long[] rows = new long[rowGroups];
+            long[] sizes = new long[rowGroups];
+            for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
+                rows[rowGroup] = in.readLong();
+                sizes[rowGroup] = in.readLong();
+            }
+            files.add(new IndexedFile(path, size, etag, indexed, rows, sizes));
+        }
+        if (in.available() != 0) {
+            throw new KeyIndexUnusableException("%s: %d unexpected bytes after the file directory".formatted(name, in.available()));
+        }
+        return new KeyIndexSegment(header, entries, first, offset, length, count, crc, files);
+    }
+
+    public SegmentHeader header()
+    {
+        return header;
+    }
+
+    public long entries()
+    {
+        return entries;
+    }
+
+    public List<IndexedFile> files()
+    {
+        return files;
+    }
+
+    public int pageCount()
+    {
+        return pageFirst.length;
+    }
+
+    public long pageOffset(int page)
+    {
+        return pageOffset[page];
+    }
+
+    public int pageLength(int page)
+    {
+        return pageLength[page];
+    }
+
+    /**
+     * The pages that may hold entries of these truncated hashes, in order.
+     *
+     * @param truncatedHashes sorted, distinct
+     */
+    public int[] pagesFor(long[] truncatedHashes)
+    {
+        int[] pages = new int[Math.min(truncatedHashes.length * 2, pageFirst.length) + 1];
+        int count = 0;
+        int last = -1;
+        for (long hash : truncatedHashes) {
+            long low = hash << header.rowGroupBits();
+            long high = low | ((1L << header.rowGroupBits()) - 1);
+            // the last page starting at or before low holds the first candidate, unless low precedes every page
+            int page = Math.max(0, floor(low));
+            for (; page < pageFirst.length && pageFirst[page] <= high; page++) {
+                if (page > last) {
+                    if (count == pages.length) {
+                        pages = Arrays.copyOf(pages, Math.min(pages.length * 2, pageFirst.length));
+                    }
+                    pages[count++] = page;
+                    last = page;
+                }
+            }
+        }
+        return Arrays.copyOf(pages, count);
+    }
+
+    private int floor(long value)
+    {
+        int index = Arrays.binarySearch(pageFirst, value);
+        return index >= 0 ? index : -index - 2;
+    }
+
+    /**
+     * Decodes page {@code page} and hands every entry whose hash is one of {@code truncatedHashes} to
+     * {@code matches}.
+     *
+     * @throws KeyIndexUnusableException when the page's bytes do not match its checksum or count
+     */
+    public void matches(int page, byte[] bytes, int offset, long[] truncatedHashes, MatchConsumer matches)
+            throws KeyIndexUnusableException
+    {
+        int rowGroupBits = header.rowGroupBits();
+        for (long value : entries(page, bytes, offset)) {
+            if (Arrays.binarySearch(truncatedHashes, value >>> rowGroupBits) >= 0) {
+                emit(value & ((1L << rowGroupBits) - 1), page, matches);
+            }
+        }
+    }
+
+    /**
+     * Every entry of page {@code page}: the truncated hash in the high bits, the segment-wide row-group ordinal in
+     * the low {@link SegmentHeader#rowGroupBits()}.
+     */
+    public long[] entries(int page, byte[] bytes, int offset)
+            throws KeyIndexUnusableException
+    {
+        int length = pageLength[page];
+        if (offset < 0 || offset + length > bytes.length) {
+            throw new KeyIndexUnusableException("page %d lies outside the bytes read".formatted(page));
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bytes, offset, length);
+        if ((int) crc.getValue() != pageCrc[page]) {
+            throw new KeyIndexUnusableException("page %d: checksum mismatch".formatted(page));
+        }
+        long[] entries = new long[pageEntries[page]];
+        long value = pageFirst[page];
+        int position = offset;
+        int end = offset + length;
+        for (int entry = 0; entry < entries.length; entry++) {
+            if (entry > 0) {
+                long delta = 0;
+                int shift = 0;
+                while (true) {
+                    if (position >= end || shift > 56) {
+                        throw new KeyIndexUnusableException("page %d: entry %d runs past the page".formatted(page, entry));
+                    }
+                    byte b = bytes[position++];
+                    delta |= (long) (b & 0x7F) << shift;
+                    if (b >= 0) {
+                        break;
+                    }
+                    shift += 7;
+                }
+                value += delta;
+            }
+            entries[entry] = value;
+        }
+        if (position != end) {
+            throw new KeyIndexUnusableException("page %d: %d bytes left after its %d entries".formatted(page, end - position, entries.length));
+        }
+        return entries;
+    }
+
+    /**
+     * The file a segment-wide row-group ordinal belongs to, and the ordinal inside that file.
+     */
+    public void locate(long rowGroup, MatchConsumer consumer)
+            throws KeyIndexUnusableException
+    {
+        emit(rowGroup, -1, consumer);
+    }
+
+    private void emit(long rowGroup, int page, MatchConsumer matches)
+            throws KeyIndexUnusableException
+    {
+        if (rowGroup >= rowGroupBase[files.size()]) {
+            throw new KeyIndexUnusableException("page %d names row group %d of %d".formatted(page, rowGroup, rowGroupBase[files.size()]));
+        }
+        int file = Arrays.binarySearch(rowGroupBase, rowGroup);
+        // a file with no row groups shares its base with the next: take the last file starting at this ordinal
+        if (file >= 0) {
+            while (file + 1 < files.size() && rowGroupBase[file + 1] == rowGroup) {
+                file++;
+            }
+        }
+        else {
+            file = -file - 2;
+        }
+        matches.accept(file, (int) (rowGroup - rowGroupBase[file]));
+    }
+
+    public long getRetainedSizeInBytes()
+    {
+        long size = INSTANCE_SIZE + sizeOf(pageFirst) + sizeOf(pageOffset) + sizeOf(pageLength) + sizeOf(pageEntries) + sizeOf(pageCrc) + sizeOf(rowGroupBase);
+        for (IndexedFile file : files) {
+            size += file.getRetainedSizeInBytes() + 8;
+        }
+        return size + header.column().length() * 2L + header.trinoType().length() * 2L + header.columnType().length() * 2L;
+    }
+
+    private static int readInt(byte[] bytes, int offset)
+    {
+        return ((bytes[offset] & 0xFF) << 24) | ((bytes[offset + 1] & 0xFF) << 16) | ((bytes[offset + 2] & 0xFF) << 8) | (bytes[offset + 3] & 0xFF);
+    }
+}

@@ -1,0 +1,33 @@
+package io.parquetbloom.keyindex;
+
+import com.google.common.collect.ImmutableMap;
+
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the index answered for one lookup: for every listed file it covers, the row groups that may hold a probed key
+ * (none: the file cannot match). Files it does not cover are not here and take the per-file path.
+ */
+public record KeyIndexSelection(Map<String, CoveredFile> covered, long pagesRead, long bytesRead)
+{
+    /**
+     * @param directory the file as the segment's directory records it (equal to the listing in path, size and ETag)
+     * @param rowGroups the row groups to read, ascending
+     */
+    public record CoveredFile(IndexedFile directory, List<Integer> rowGroups)
+    {
+        public CoveredFile
+        {
+            requireNonNull(directory, "directory is null");
+            rowGroups = List.copyOf(requireNonNull(rowGroups, "rowGroups is null"));
+        }
+    }
+
+    public KeyIndexSelection
+    {
+        covered = ImmutableMap.copyOf(requireNonNull(covered, "covered is null"));
+    }
+}

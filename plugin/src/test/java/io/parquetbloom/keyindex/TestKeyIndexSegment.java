@@ -1,0 +1,193 @@
+package io.parquetbloom.keyindex;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.PrimitiveIterator;
+import java.util.Random;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+final class TestKeyIndexSegment
+{
+    private static final int FILES = 40;
+    private static final int ROW_GROUPS = 3;
+
+    @TempDir
+    Path directory;
+
+    private record Entry(long hash, int file, int rowGroup) {}
+
+    @Test
+    void everyEntryIsFoundAndFalseMatchesAreRare()
+            throws Exception
+    {
+        Random random = new Random(7);
+        List<Entry> entries = randomEntries(random, 60_000);
+        int hashBits = KeyIndexFormat.hashBits(entries.size(), KeyIndexFormat.rowGroupBits(FILES * ROW_GROUPS));
+        Written written = write(entries, hashBits);
+        KeyIndexSegment segment = written.segment();
+        assertThat(segment.entries()).isEqualTo(entries.size());
+        assertThat(segment.pageCount()).isGreaterThan(1);
+        assertThat(segment.files()).hasSize(FILES);
+        // the format's target: at most 6 bytes per entry
+        assertThat((double) written.size() / entries.size()).isLessThan(6.0);
+        for (Entry entry : entries.subList(0, 500)) {
+            assertThat(lookup(written, entry.hash())).contains(entry.file() + ":" + entry.rowGroup());
+        }
+        int falseMatches = 0;
+        for (int i = 0; i < 2_000; i++) {
+            falseMatches += lookup(written, random.nextLong()).size();
+        }
+        // the hash keeps log2(entries) + 12 bits: a foreign key matches an entry with odds of ~2^-12, ~0.5 in 2,000
+        assertThat(hashBits).isEqualTo(16 + KeyIndexFormat.FALSE_MATCH_BITS);
+        assertThat(falseMatches).isLessThanOrEqualTo(4);
+    }
+
+    @Test
+    void flippedPageByteIsDetected()
+            throws Exception
+    {
+        List<Entry> entries = randomEntries(new Random(8), 30_000);
+        Written written = write(entries, 40);
+        byte[] bytes = written.bytes();
+        int page = 1;
+        int offset = (int) written.segment().pageOffset(page) + 17;
+        bytes[offset] ^= 0x10;
+        long[] hashes = {KeyIndexFormat.truncate(entries.get(0).hash(), 40)};
+        assertThatThrownBy(() -> written.segment().matches(page, bytes, (int) written.segment().pageOffset(page), hashes, (_, _) -> {}))
+                .isInstanceOf(KeyIndexUnusableException.class)
+                .hasMessageContaining("checksum");
+    }
+
+    @Test
+    void damagedTrailersAreUnusable()
+            throws Exception
+    {
+        Written written = write(randomEntries(new Random(9), 1_000), 40);
+        byte[] bytes = written.bytes();
+        byte[] suffix = Arrays.copyOfRange(bytes, bytes.length - written.trailerBytes(), bytes.length);
+        // truncated: the suffix does not hold the trailer its length names
+        assertThatThrownBy(() -> KeyIndexSegment.parse(Arrays.copyOfRange(suffix, 10, suffix.length), bytes.length, "s"))
+                .isInstanceOf(KeyIndexUnusableException.class);
+        // a flipped byte in the file directory
+        byte[] flipped = suffix.clone();
+        flipped[flipped.length - 40] ^= 1;
+        assertThatThrownBy(() -> KeyIndexSegment.parse(flipped, bytes.length, "s"))
+                .isInstanceOf(KeyIndexUnusableException.class)
+                .hasMessageContaining("checksum");
+        // not a segment at all
+        assertThatThrownBy(() -> KeyIndexSegment.parse(new byte[100], 100, "s"))
+                .isInstanceOf(KeyIndexUnusableException.class);
+    }
+
+    @Test
+    void emptySegment()
+            throws Exception
+    {
+        Written written = write(List.of(), 30);
+        assertThat(written.segment().pageCount()).isZero();
+        assertThat(written.segment().pagesFor(new long[] {1, 2})).isEmpty();
+    }
+
+    @Test
+    void pointerRoundTrip()
+            throws Exception
+    {
+        KeyIndexPointer pointer = new KeyIndexPointer("device id", List.of(
+                new KeyIndexPointer.Segment("a.kidx", 100, "etag-1", 50, 3, 1000, 1, 2),
+                new KeyIndexPointer.Segment("b.kidx", 200, "etag-2", 60, 4, 2000, 3, 4)));
+        assertThat(KeyIndexPointer.parse(pointer.serialize(), "p")).isEqualTo(pointer);
+        assertThatThrownBy(() -> KeyIndexPointer.parse("parquet-bloom-key-index 2\ncolumn x\n".getBytes(), "p"))
+                .isInstanceOf(KeyIndexUnusableException.class)
+                .hasMessageContaining("version");
+        assertThatThrownBy(() -> KeyIndexPointer.parse("parquet-bloom-key-index 1\ncolumn x\nsegment a\n".getBytes(), "p"))
+                .isInstanceOf(KeyIndexUnusableException.class);
+    }
+
+    @Test
+    void sorterSpillsAndMerges()
+            throws IOException
+    {
+        Random random = new Random(10);
+        Set<Long> expected = new HashSet<>();
+        try (EntrySorter sorter = new EntrySorter(8 * 1024, directory)) {
+            for (int batch = 0; batch < 50; batch++) {
+                long[] values = new long[500];
+                for (int i = 0; i < values.length; i++) {
+                    // duplicates inside and across runs
+                    values[i] = random.nextInt(20_000);
+                    expected.add(values[i]);
+                }
+                sorter.add(values, values.length);
+            }
+            assertThat(sorter.runs()).isGreaterThan(1);
+            long[] sorted = toArray(sorter.sorted());
+            assertThat(sorted).isEqualTo(expected.stream().mapToLong(Long::longValue).sorted().toArray());
+        }
+        try (var files = Files.list(directory)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    private static long[] toArray(PrimitiveIterator.OfLong iterator)
+    {
+        List<Long> values = new ArrayList<>();
+        iterator.forEachRemaining((long value) -> values.add(value));
+        return values.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private record Written(KeyIndexSegment segment, byte[] bytes, int trailerBytes, long size) {}
+
+    private Written write(List<Entry> entries, int hashBits)
+            throws IOException, KeyIndexUnusableException
+    {
+        int rowGroupBits = KeyIndexFormat.rowGroupBits(FILES * ROW_GROUPS);
+        List<IndexedFile> files = new ArrayList<>();
+        for (int file = 0; file < FILES; file++) {
+            files.add(new IndexedFile("part-%05d.parquet".formatted(file), 1000 + file, "etag" + file, true, new long[] {10, 10, 10}, new long[] {100, 100, 100}));
+        }
+        long[] packed = entries.stream()
+                .mapToLong(entry -> KeyIndexFormat.pack(KeyIndexFormat.truncate(entry.hash(), hashBits), rowGroupBits, (long) entry.file() * ROW_GROUPS + entry.rowGroup()))
+                .sorted()
+                .distinct()
+                .toArray();
+        Path target = directory.resolve("segment" + System.nanoTime());
+        KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(target, new SegmentHeader("device_id", "varchar", "optional binary device_id (STRING)", hashBits, rowGroupBits, 1, 2), files, Arrays.stream(packed).iterator());
+        byte[] bytes = Files.readAllBytes(target);
+        assertThat(bytes.length).isEqualTo(written.size());
+        KeyIndexSegment segment = KeyIndexSegment.parse(Arrays.copyOfRange(bytes, bytes.length - written.trailerBytes(), bytes.length), bytes.length, "segment");
+        assertThat(segment.header().hashBits()).isEqualTo(hashBits);
+        return new Written(segment, bytes, written.trailerBytes(), written.size());
+    }
+
+    private static Set<String> lookup(Written written, long hash)
+            throws KeyIndexUnusableException
+    {
+        KeyIndexSegment segment = written.segment();
+        long[] hashes = {KeyIndexFormat.truncate(hash, segment.header().hashBits())};
+        Set<String> found = new HashSet<>();
+        for (int page : segment.pagesFor(hashes)) {
+            segment.matches(page, written.bytes(), (int) segment.pageOffset(page), hashes, (file, rowGroup) -> found.add(file + ":" + rowGroup));
+        }
+        return found;
+    }
+
+    private static List<Entry> randomEntries(Random random, int count)
+    {
+        List<Entry> entries = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            entries.add(new Entry(random.nextLong(), random.nextInt(FILES), random.nextInt(ROW_GROUPS)));
+        }
+        return entries;
+    }
+}
