@@ -18,6 +18,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,6 +70,7 @@ public final class CountingProxy
     private volatile FaultMix faults = FaultMix.none();
     private volatile Random faultRandom = new Random(0);
     private volatile boolean closed;
+    private volatile Set<String> deniedMethods = Set.of();
 
     public CountingProxy(int upstreamPort, long latencyMillis, String ignoredPathPart)
             throws IOException
@@ -172,6 +174,15 @@ public final class CountingProxy
     /**
      * Faults from now on; {@link FaultMix#none()} ends them.
      */
+    /**
+     * Answers every request of these methods (e.g. PUT, DELETE) with 403 AccessDenied, as S3 answers a principal
+     * without that permission.
+     */
+    public void denyMethods(Set<String> methods)
+    {
+        deniedMethods = Set.copyOf(methods);
+    }
+
     public void injectFaults(FaultMix mix)
     {
         faultRandom = new Random(mix.seed());
@@ -261,6 +272,12 @@ public final class CountingProxy
                     if (latencyMillis > 0) {
                         Thread.sleep(latencyMillis);
                     }
+                }
+                if (deniedMethods.contains(method)) {
+                    // as S3 answers a principal without the permission; the body (if sent at all) is never read
+                    client.getOutputStream().write(errorResponse(403, "Forbidden", "AccessDenied", "Access Denied"));
+                    client.getOutputStream().flush();
+                    return;
                 }
                 Fault fault = counted && method.equals("GET") ? drawFault() : null;
                 if (fault != null) {

@@ -129,7 +129,8 @@ public final class ParquetBloomQueryRunner
             builder.setCatalogSessionProperty(catalog, "bloom_filter_enabled", "false")
                     .setCatalogSessionProperty(catalog, "statistics_pruning_enabled", "false")
                     .setCatalogSessionProperty(catalog, "no_match_cache_enabled", "false")
-                    .setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false");
+                    .setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false")
+                    .setCatalogSessionProperty(catalog, "key_index_enabled", "false");
         }
         return builder.build();
     }

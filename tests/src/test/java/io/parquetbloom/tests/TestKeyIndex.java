@@ -1,0 +1,535 @@
+package io.parquetbloom.tests;
+
+import com.google.common.collect.ImmutableMultiset;
+import com.google.common.collect.Multiset;
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TelemetryRow;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
+import io.trino.Session;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The table-level key index end to end: built and refreshed by {@code create_key_index}, dropped by
+ * {@code drop_key_index}, used by planning for {@code =}, {@code IN} and joins, and never a reason for a wrong row:
+ * results with the index equal those without it and the generated rows, whether the index is fresh, stale, damaged
+ * or compacted; requests are asserted exactly.
+ */
+final class TestKeyIndex
+        extends AbstractTestQueryFramework
+{
+    private static final String ABSENT = new UUID(0x8123456789abcdefL, 42).toString();
+    private static final int EVENTS_FILES = 4;
+    private static final int EVENTS_ROW_GROUPS = EVENTS_FILES * TestingLake.ROW_GROUPS_PER_FILE;
+
+    private final TestingLake lake = new TestingLake();
+    private final AtomicInteger catalogs = new AtomicInteger();
+    private TestingS3 s3;
+    private S3Client client;
+    private CountingProxy proxy;
+    private Path work;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        s3 = closeAfterClass(TestingS3.start("key-index"));
+        work = s3.work();
+        client = closeAfterClass(s3.client());
+        lake.writeEvents(client, work);
+        TestingLake.writeSerials(client, work);
+        proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
+        return ParquetBloomQueryRunner.builder()
+                .withEndpoint(proxy.endpoint())
+                .withCatalogProperty("key-index.orphan-retention", "0s")
+                .build();
+    }
+
+    @Test
+    void lookupsOnEveryIndexedTypeEqualTheOracle()
+    {
+        TelemetryRow target = lake.events().get(31_415);
+        DateTimeFormatter timestamp = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+        String utc = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(target.eventTsMillisUtc()));
+        Map<String, Lookup> lookups = new LinkedHashMap<>();
+        lookups.put("device_id", new Lookup("device_id = '%s'".formatted(target.deviceId()), row -> row.deviceId().equals(target.deviceId())));
+        lookups.put("seq", new Lookup("seq = %d".formatted(target.seq()), row -> row.seq() == target.seq()));
+        lookups.put("reading", new Lookup("reading = DOUBLE '%s'".formatted(target.reading()), row -> row.reading() == target.reading()));
+        lookups.put("small", new Lookup("small IN (SMALLINT '%d', SMALLINT '7')".formatted(target.small()), row -> row.small() == target.small() || row.small() == 7));
+        lookups.put("price", new Lookup("price = DECIMAL '%s'".formatted(target.price().toPlainString()), row -> row.price().equals(target.price())));
+        lookups.put("amount", new Lookup("amount = DECIMAL '%s'".formatted(target.amount().toPlainString()), row -> row.amount().equals(target.amount())));
+        lookups.put("day", new Lookup("day = DATE '%s'".formatted(target.day()), row -> row.day().equals(target.day())));
+        lookups.put("event_ts", new Lookup("event_ts = TIMESTAMP '%s'".formatted(target.eventTs().format(timestamp)), row -> row.eventTs().equals(target.eventTs())));
+        lookups.put("event_ts_utc", new Lookup("event_ts_utc = TIMESTAMP '%s UTC'".formatted(utc), row -> row.eventTsMillisUtc() == target.eventTsMillisUtc()));
+        lookups.put("tag", new Lookup("tag = UUID '%s'".formatted(target.tag()), row -> row.tag().equals(target.tag())));
+        lookups.put("ratio", new Lookup("ratio = REAL '%s'".formatted(target.ratio()), row -> row.ratio() == target.ratio()));
+        lookups.put("payload", new Lookup("payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload())), row -> Arrays.equals(row.payload(), target.payload())));
+        for (Map.Entry<String, Lookup> entry : lookups.entrySet()) {
+            String column = entry.getKey();
+            Lookup lookup = entry.getValue();
+            createIndex("events", column);
+            String sql = "SELECT seq FROM events WHERE " + lookup.sql();
+            Set<Long> expected = lake.events().stream().filter(lookup.matches()).map(TelemetryRow::seq).collect(Collectors.toSet());
+            Result indexed = run(getSession(), sql);
+            Result plain = run(withoutIndex(getSession()), sql);
+            assertThat(indexed.seqs()).as(column).isEqualTo(expected);
+            assertThat(plain.seqs()).as(column).isEqualTo(expected);
+            assertThat(indexed.metrics().get("keyIndexUnusable")).as(column).isZero();
+            assertThat(indexed.metrics().get("filesCoveredByKeyIndex")).as(column).isEqualTo(EVENTS_FILES);
+            // the index names exactly the row groups holding the value (its hash keeps log2(entries) + 12 bits)
+            long holding = rowGroupsHolding(lookup.matches());
+            assertThat(indexed.metrics().get("rowGroupsPrunedByKeyIndex")).as(column).isEqualTo(EVENTS_ROW_GROUPS - holding);
+            assertThat(plain.metrics().get("filesCoveredByKeyIndex")).as(column).isZero();
+            dropIndex("events", column);
+        }
+    }
+
+    @Test
+    void absentKeysInListsAndJoinsReadNoRowGroup()
+    {
+        createIndex("events", "device_id");
+        Result absent = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT));
+        assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);
+        assertThat(absent.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(EVENTS_ROW_GROUPS);
+        assertThat(absent.metrics().get("filesPrunedBeforeSplits")).isEqualTo(EVENTS_FILES);
+        assertThat(absent.metrics().get("keyIndexPagesRead")).isEqualTo(1);
+
+        // an IN list of 2,000 absent keys and one present key
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            keys.add(new UUID(0x7000000000000000L + i, i).toString());
+        }
+        TelemetryRow target = lake.events().get(12_345);
+        keys.add(target.deviceId());
+        String in = keys.stream().map(key -> "'" + key + "'").collect(Collectors.joining(","));
+        Result list = run(getSession(), "SELECT seq FROM events WHERE device_id IN (%s)".formatted(in));
+        Predicate<TelemetryRow> matches = row -> row.deviceId().equals(target.deviceId());
+        assertThat(list.seqs()).isEqualTo(lake.events().stream().filter(matches).map(TelemetryRow::seq).collect(Collectors.toSet()));
+        assertThat(list.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(EVENTS_ROW_GROUPS - rowGroupsHolding(matches));
+
+        // a join: the dynamic filter of the build side's keys is a discrete set the index answers
+        TelemetryRow other = lake.events().get(33_333);
+        String join = "SELECT e.seq FROM events e JOIN (VALUES '%s', '%s', '%s') k(id) ON e.device_id = k.id".formatted(target.deviceId(), other.deviceId(), ABSENT);
+        Predicate<TelemetryRow> joined = row -> row.deviceId().equals(target.deviceId()) || row.deviceId().equals(other.deviceId());
+        Result joinResult = run(getSession(), join);
+        assertThat(joinResult.seqs()).isEqualTo(lake.events().stream().filter(joined).map(TelemetryRow::seq).collect(Collectors.toSet()));
+        assertThat(joinResult.metrics().get("filesCoveredByKeyIndex")).isEqualTo(EVENTS_FILES);
+        assertThat(joinResult.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(EVENTS_ROW_GROUPS - rowGroupsHolding(joined));
+
+        // IS NULL and ranges are not point lookups: the index is not consulted
+        Result range = run(getSession(), "SELECT count(*) FROM events WHERE device_id > 'f'");
+        assertThat(range.metrics().get("filesCoveredByKeyIndex")).isZero();
+        dropIndex("events", "device_id");
+    }
+
+    @Test
+    void filesWithoutFiltersBecomePrunable()
+    {
+        // serials: dictionary-encoded, no bloom filter; an odd serial is in no row group, an even one in exactly one
+        createIndex("serials", "serial");
+        Session noDictionaries = Session.builder(getSession()).setCatalogSessionProperty("lake", "dictionary_pruning_enabled", "false").build();
+        Result absent = run(noDictionaries, "SELECT count(*) FROM serials WHERE serial = 'SN-000041'");
+        assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);
+        assertThat(absent.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(8);
+        assertThat(absent.metrics().rowGroupsRead()).isZero();
+        Result present = run(noDictionaries, "SELECT num FROM serials WHERE serial = 'SN-000042'");
+        assertThat(present.rows().getOnlyColumnAsSet()).containsExactly(42L);
+        assertThat(present.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(7);
+        assertThat(present.metrics().rowGroupsRead()).isEqualTo(1);
+        dropIndex("serials", "serial");
+        assertThat(listIndex("serials")).isEmpty();
+    }
+
+    @Test
+    void coldLookupReadsPointerTrailerAndOnePage()
+    {
+        createIndex("serials", "num");
+        String catalog = newCatalog(Map.of());
+        // the table's listing finds the pointer beside the files; the first footer gives the schema; then the
+        // pointer, the segment's trailer and the page holding the key: no other file is touched
+        assertRequests(catalog, "SELECT count(*) FROM serials WHERE num = 41", ImmutableMultiset.of(
+                "LIST ", "LIST telemetry/", "LIST telemetry/serials/",
+                "GET part-00000.parquet tail",
+                "GET _key_index/num/_pointer whole",
+                "GET _key_index/num/<segment> tail",
+                "GET _key_index/num/<segment> range"));
+        // warm, another key: the pointer and trailer are cached by version; one page
+        assertRequests(catalog, "SELECT count(*) FROM serials WHERE num = 43", ImmutableMultiset.of(
+                "LIST ", "LIST telemetry/", "LIST telemetry/serials/",
+                "GET _key_index/num/<segment> range"));
+        dropIndex("serials", "num");
+    }
+
+    @Test
+    void refreshReadsOnlyNewAndRewrittenFiles()
+    {
+        String table = copyEvents("refreshed", 2);
+        createIndex(table, "device_id");
+        assertThat(segments(table, "device_id")).hasSize(1);
+        // nothing new: the table found and listed, the pointer and the segment's trailer (its file directory), and a
+        // listing of the index folder for orphans; no Parquet is read, nothing is written
+        assertRequests("lake", "CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(table), ImmutableMultiset.of(
+                "LIST ", "LIST telemetry/", "LIST telemetry/%s/".formatted(table),
+                "GET _key_index/device_id/_pointer whole",
+                "GET _key_index/device_id/<segment> tail",
+                "LIST _key_index/device_id/"));
+        // one file added: its footer and its device_id chunks, one segment PUT, one conditional pointer PUT
+        uploadEventsFile(table, 2, "part-00002.parquet");
+        proxy.reset();
+        getQueryRunner().execute("CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(table));
+        Multiset<String> requests = describe(proxy.requests(), table);
+        assertThat(requests.count("PUT _key_index/device_id/<segment> whole")).isEqualTo(1);
+        assertThat(requests.count("PUT _key_index/device_id/_pointer whole")).isEqualTo(1);
+        assertThat(requests.count("GET part-00002.parquet tail")).isEqualTo(1);
+        assertThat(requests.elementSet().stream().filter(request -> request.contains("part-00000") || request.contains("part-00001"))).isEmpty();
+        assertThat(segments(table, "device_id")).hasSize(2);
+        assertCorrectLookups(table, 3, 3);
+        dropIndex(table, "device_id");
+    }
+
+    @Test
+    void staleIndexIsSlowerNeverWrong()
+    {
+        String table = copyEvents("stale", 3);
+        createIndex(table, "device_id");
+        assertCorrectLookups(table, 3, 3);
+        // a file added, one rewritten with other rows, one deleted: covered only where path, size and ETag agree
+        uploadEventsFile(table, 3, "part-00003.parquet");
+        uploadEventsFile(table, 0, "part-00001.parquet");
+        client.deleteObject(request -> request.bucket(TestingLake.BUCKET).key(TestingLake.tableKey("telemetry", table, "part-00002.parquet")));
+        MaterializedRow coverage = getQueryRunner().execute("SELECT files_covered, files_stale, files_uncovered, files_deleted FROM \"%s$key_index\"".formatted(table)).getMaterializedRows().getFirst();
+        assertThat(coverage.getFields()).containsExactly(1L, 1L, 1L, 1L);
+        List<TelemetryRow> rows = new ArrayList<>(eventsOfFile(0));
+        rows.addAll(eventsOfFile(0));
+        rows.addAll(eventsOfFile(3));
+        assertCorrectLookups(table, rows, 1, 3);
+        createIndex(table, "device_id");
+        assertCorrectLookups(table, rows, 3, 3);
+        dropIndex(table, "device_id");
+    }
+
+    @Test
+    void damagedIndexIsIgnoredAndRebuilt()
+    {
+        String table = copyEvents("damaged", 2);
+        createIndex(table, "device_id");
+        List<String> names = segments(table, "device_id");
+        String segmentKey = indexKey(table, "device_id", names.getFirst());
+        byte[] original = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).asByteArray();
+
+        // a byte flipped in a page, under a pointer that names the damaged object's new ETag and size
+        byte[] flipped = original.clone();
+        flipped[10] ^= 0x40;
+        replaceSegment(table, original, flipped, segmentKey);
+        assertUnusable(table);
+        // truncated
+        replaceSegment(table, flipped, Arrays.copyOf(original, original.length - 100), segmentKey);
+        assertUnusable(table);
+        // a pointer naming a missing segment
+        client.deleteObject(request -> request.bucket(TestingLake.BUCKET).key(segmentKey));
+        assertUnusable(table);
+        // a pointer that is not one
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(indexKey(table, "device_id", "_pointer")), RequestBody.fromString("garbage"));
+        assertUnusable(table);
+
+        // the next build replaces what it cannot read
+        createIndex(table, "device_id");
+        assertCorrectLookups(table, 2, 2);
+        dropIndex(table, "device_id");
+    }
+
+    @Test
+    void racingBuildsKeepEachOthersSegments()
+            throws Exception
+    {
+        String table = copyEvents("raced", 1);
+        createIndex(table, "device_id");
+        uploadEventsFile(table, 1, "part-00001.parquet");
+        uploadEventsFile(table, 2, "part-00002.parquet");
+        // both see the same pointer and both add a segment; whichever commits second re-reads and appends
+        CompletableFuture<?> first = CompletableFuture.runAsync(() -> createIndex(table, "device_id"));
+        CompletableFuture<?> second = CompletableFuture.runAsync(() -> createIndex(table, "device_id"));
+        CompletableFuture.allOf(first, second).get();
+        List<String> named = segments(table, "device_id");
+        assertThat(named).hasSizeBetween(2, 3);
+        // every segment the pointer names exists; orphans of the race are cleaned by the next build
+        assertThat(listIndex(table)).containsAll(named.stream().map(name -> indexKey(table, "device_id", name)).toList());
+        assertCorrectLookups(table, 3, 3);
+        dropIndex(table, "device_id");
+    }
+
+    @Test
+    void compactionMergesSegmentsWithoutReadingParquet()
+    {
+        String table = copyEvents("compacted", 1);
+        String catalog = newCatalog(Map.of("key-index.max-segments", "2", "key-index.orphan-retention", "0s"));
+        Session session = Session.builder(getSession()).setCatalog(catalog).build();
+        String call = "CALL %s.system.create_key_index('telemetry', '%s', 'device_id')".formatted(catalog, table);
+        getQueryRunner().execute(session, call);
+        uploadEventsFile(table, 1, "part-00001.parquet");
+        getQueryRunner().execute(session, call);
+        assertThat(segments(table, "device_id")).hasSize(2);
+        uploadEventsFile(table, 2, "part-00002.parquet");
+        // a third segment would exceed 2: the three are merged into one, and the replaced ones deleted
+        proxy.reset();
+        getQueryRunner().execute(session, call);
+        Multiset<String> requests = describe(proxy.requests(), table);
+        assertThat(requests.count("GET part-00000.parquet tail") + requests.count("GET part-00001.parquet tail")).isZero();
+        assertThat(segments(table, "device_id")).hasSize(1);
+        assertThat(listIndex(table)).hasSize(2);
+        assertCorrectLookups(table, 3, 3);
+        MaterializedRow row = getQueryRunner().execute(session, "SELECT segments, files_covered, entries > 0 FROM \"%s$key_index\"".formatted(table)).getMaterializedRows().getFirst();
+        assertThat(row.getFields()).containsExactly(1, 3L, true);
+        dropIndex(table, "device_id");
+    }
+
+    @Test
+    void buildingWithoutWritePermissionNamesTheAction()
+    {
+        String table = copyEvents("denied", 1);
+        proxy.denyMethods(Set.of("PUT", "DELETE"));
+        try {
+            assertQueryFails("CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(table), ".*s3:PutObject on s3://lake/warehouse/telemetry/denied/_key_index/device_id/.* was denied.*");
+        }
+        finally {
+            proxy.denyMethods(Set.of());
+        }
+        assertThat(listIndex(table)).isEmpty();
+        assertQueryFails("CALL lake.system.create_key_index('telemetry', 'events', 'region')", ".*is a partition column.*");
+        assertQueryFails("CALL lake.system.create_key_index('telemetry', 'events', 'missing')", ".*missing.*");
+        assertQueryFails("CALL lake.system.create_key_index('telemetry', 'absent_table', 'device_id')", ".*absent_table.*not found.*");
+    }
+
+    private record Lookup(String sql, Predicate<TelemetryRow> matches) {}
+
+    private record Result(MaterializedResult rows, QueryMetrics metrics)
+    {
+        Set<Long> seqs()
+        {
+            return rows.getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(Collectors.toSet());
+        }
+    }
+
+    private Result run(Session session, String sql)
+    {
+        DistributedQueryRunner runner = getDistributedQueryRunner();
+        var result = runner.executeWithPlan(session, sql);
+        return new Result(result.result(), QueryMetrics.of(runner, result.queryId()));
+    }
+
+    private static Session withoutIndex(Session session)
+    {
+        return Session.builder(session).setCatalogSessionProperty("lake", "key_index_enabled", "false").build();
+    }
+
+    private void createIndex(String table, String column)
+    {
+        getQueryRunner().execute("CALL lake.system.create_key_index(schema_name => 'telemetry', table_name => '%s', column_name => '%s')".formatted(table, column));
+    }
+
+    private void dropIndex(String table, String column)
+    {
+        getQueryRunner().execute("CALL lake.system.drop_key_index('telemetry', '%s', '%s')".formatted(table, column));
+        assertThat(listIndex(table)).isEmpty();
+    }
+
+    private long rowGroupsHolding(Predicate<TelemetryRow> predicate)
+    {
+        return rowGroupsHolding(lake.events(), predicate);
+    }
+
+    private static long rowGroupsHolding(List<TelemetryRow> rows, Predicate<TelemetryRow> predicate)
+    {
+        long count = 0;
+        for (int start = 0; start < rows.size(); start += TestingLake.ROWS_PER_ROW_GROUP) {
+            if (rows.subList(start, start + TestingLake.ROWS_PER_ROW_GROUP).stream().anyMatch(predicate)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private List<TelemetryRow> eventsOfFile(int file)
+    {
+        int rows = TestingLake.ROW_GROUPS_PER_FILE * TestingLake.ROWS_PER_ROW_GROUP;
+        return lake.events().subList(file * rows, (file + 1) * rows);
+    }
+
+    /**
+     * A table of the first {@code files} events files, each as {@code part-0000<i>.parquet}.
+     */
+    private String copyEvents(String table, int files)
+    {
+        for (int file = 0; file < files; file++) {
+            uploadEventsFile(table, file, "part-%05d.parquet".formatted(file));
+        }
+        return table;
+    }
+
+    private void uploadEventsFile(String table, int eventsFile, String name)
+    {
+        TestingLake.upload(client, work.resolve("events-%d.parquet".formatted(eventsFile)), TestingLake.tableKey("telemetry", table, name));
+    }
+
+    private void assertCorrectLookups(String table, int expectedCovered, int files)
+    {
+        List<TelemetryRow> rows = new ArrayList<>();
+        for (int file = 0; file < files; file++) {
+            rows.addAll(eventsOfFile(file));
+        }
+        assertCorrectLookups(table, rows, expectedCovered, files);
+    }
+
+    /**
+     * Present and absent keys with the index equal the rows; {@code covered} of the table's {@code files} files are
+     * answered by the index.
+     */
+    private void assertCorrectLookups(String table, List<TelemetryRow> rows, int covered, int files)
+    {
+        for (int i = 0; i < 3; i++) {
+            TelemetryRow target = rows.get(i * 7_919 % rows.size());
+            String sql = "SELECT count(*) FROM %s WHERE device_id IN ('%s', '%s')".formatted(table, target.deviceId(), ABSENT);
+            long expected = rows.stream().filter(row -> row.deviceId().equals(target.deviceId())).count();
+            Result result = run(getSession(), sql);
+            assertThat(result.rows().getOnlyValue()).as(sql).isEqualTo(expected);
+            assertThat(result.metrics().get("filesCoveredByKeyIndex")).as(sql).isEqualTo(covered);
+            assertThat(result.metrics().get("filesUncovered")).as(sql).isEqualTo(files - covered);
+            assertThat(result.metrics().get("keyIndexUnusable")).as(sql).isZero();
+        }
+    }
+
+    private void assertUnusable(String table)
+    {
+        List<TelemetryRow> rows = new ArrayList<>(eventsOfFile(0));
+        rows.addAll(eventsOfFile(1));
+        TelemetryRow target = rows.get(4_321);
+        Result result = run(getSession(), "SELECT count(*) FROM %s WHERE device_id = '%s'".formatted(table, target.deviceId()));
+        assertThat(result.rows().getOnlyValue()).isEqualTo(rows.stream().filter(row -> row.deviceId().equals(target.deviceId())).count());
+        assertThat(result.metrics().get("keyIndexUnusable")).isEqualTo(1);
+        assertThat(result.metrics().get("filesCoveredByKeyIndex")).isZero();
+    }
+
+    /**
+     * Replaces a segment's bytes and rewrites the pointer to name the new object's ETag and size, as a faulty
+     * writer would: only the segment's own checksums can tell.
+     */
+    private void replaceSegment(String table, byte[] before, byte[] after, String segmentKey)
+    {
+        String etagBefore = client.headObject(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).eTag().replace("\"", "");
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(segmentKey), RequestBody.fromBytes(after));
+        String etagAfter = client.headObject(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).eTag().replace("\"", "");
+        String pointerKey = indexKey(table, "device_id", "_pointer");
+        String pointer = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(pointerKey)).asUtf8String();
+        String replaced = pointer.replace(" %d %s ".formatted(before.length, etagBefore), " %d %s ".formatted(after.length, etagAfter));
+        assertThat(replaced).isNotEqualTo(pointer);
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(pointerKey), RequestBody.fromString(replaced, StandardCharsets.UTF_8));
+    }
+
+    private List<String> segments(String table, String column)
+    {
+        String pointer = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(indexKey(table, column, "_pointer"))).asUtf8String();
+        return pointer.lines().filter(line -> line.startsWith("segment ")).map(line -> line.split(" ")[1]).toList();
+    }
+
+    private List<String> listIndex(String table)
+    {
+        return client.listObjectsV2(request -> request.bucket(TestingLake.BUCKET).prefix(TestingLake.tableKey("telemetry", table, "_key_index/")))
+                .contents().stream().map(S3Object::key).toList();
+    }
+
+    private static String indexKey(String table, String column, String name)
+    {
+        return TestingLake.tableKey("telemetry", table, "_key_index/%s/%s".formatted(column, name));
+    }
+
+    private String newCatalog(Map<String, String> properties)
+    {
+        String catalog = "key_index_" + catalogs.incrementAndGet();
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, properties));
+        return catalog;
+    }
+
+    private void assertRequests(String catalog, String sql, Multiset<String> expected)
+    {
+        Session session = Session.builder(getSession()).setCatalog(catalog).setSchema("telemetry").build();
+        proxy.reset();
+        getQueryRunner().execute(session, sql);
+        String table = sql.contains("serials") ? "serials" : sql.replaceFirst(".*'telemetry', '([a-z_]+)'.*", "$1");
+        assertThat(describe(proxy.requests(), table)).as(sql).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * Requests as "METHOD target kind": targets relative to the table's folder (LIST prefixes relative to the
+     * warehouse), segment names as {@code <segment>}, GETs as the whole object, its tail or a range inside.
+     */
+    private Multiset<String> describe(Multiset<CountingProxy.Request> requests, String table)
+    {
+        String tablePrefix = "warehouse/telemetry/%s/".formatted(table);
+        return requests.stream().map(request -> {
+            String target = request.target();
+            if (request.method().equals("LIST")) {
+                String relative = target.startsWith(tablePrefix) && !target.equals(tablePrefix) ? target.substring(tablePrefix.length()) : target.replaceFirst("^warehouse/", "");
+                return "LIST " + relative;
+            }
+            String relative = target.startsWith(tablePrefix) ? target.substring(tablePrefix.length()) : target;
+            relative = relative.replaceFirst("[0-9a-f-]{36}\\.kidx$", "<segment>");
+            if (!request.method().equals("GET")) {
+                return request.method() + " " + relative + " whole";
+            }
+            return "GET " + relative + " " + rangeKind(target, request.range());
+        }).collect(toImmutableMultiset());
+    }
+
+    private String rangeKind(String key, String range)
+    {
+        if (range.isEmpty()) {
+            return "whole";
+        }
+        long size;
+        try {
+            size = client.headObject(request -> request.bucket(TestingLake.BUCKET).key(key)).contentLength();
+        }
+        catch (NoSuchKeyException e) {
+            // a segment deleted since (replaced by compaction)
+            return "range of a deleted object";
+        }
+        String[] bounds = range.substring("bytes=".length()).split("-");
+        if (Long.parseLong(bounds[1]) == size - 1) {
+            return Long.parseLong(bounds[0]) == 0 && key.endsWith("_pointer") ? "whole" : "tail";
+        }
+        return "range";
+    }
+}
