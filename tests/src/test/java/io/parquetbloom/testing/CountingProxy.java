@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 /**
  * A TCP proxy in front of the S3 server that understands just enough HTTP/1.1 to count requests and response bytes
@@ -71,6 +73,9 @@ public final class CountingProxy
     private volatile Random faultRandom = new Random(0);
     private volatile boolean closed;
     private volatile Set<String> deniedMethods = Set.of();
+    private final AtomicReference<Hook> hook = new AtomicReference<>();
+
+    private record Hook(Predicate<Request> matches, Runnable action) {}
 
     public CountingProxy(int upstreamPort, long latencyMillis, String ignoredPathPart)
             throws IOException
@@ -175,6 +180,23 @@ public final class CountingProxy
      * Faults from now on; {@link FaultMix#none()} ends them.
      */
     /**
+     * Runs {@code action} once, before the first request {@code matches} accepts is forwarded (e.g. another client's
+     * write landing between a reader's GET and its conditional PUT).
+     */
+    public void onceBefore(Predicate<Request> matches, Runnable action)
+    {
+        hook.set(new Hook(matches, action));
+    }
+
+    private void runHook(Request request)
+    {
+        Hook current = hook.get();
+        if (current != null && current.matches().test(request) && hook.compareAndSet(current, null)) {
+            current.action().run();
+        }
+    }
+
+    /**
      * Answers every request of these methods (e.g. PUT, DELETE) with 403 AccessDenied, as S3 answers a principal
      * without that permission.
      */
@@ -267,7 +289,9 @@ public final class CountingProxy
                 if (counted) {
                     requests.computeIfAbsent(method, _ -> new AtomicLong()).incrementAndGet();
                     if (parts.length > 1) {
-                        log.add(describe(method, parts[1], text));
+                        Request request = describe(method, parts[1], text);
+                        log.add(request);
+                        runHook(request);
                     }
                     if (latencyMillis > 0) {
                         Thread.sleep(latencyMillis);

@@ -1,5 +1,6 @@
 package io.parquetbloom.tests;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMultiset;
 import com.google.common.collect.Multiset;
 import io.parquetbloom.demo.S3ProxyProcess;
@@ -34,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -273,20 +273,29 @@ final class TestKeyIndex
 
     @Test
     void racingBuildsKeepEachOthersSegments()
-            throws Exception
     {
         String table = copyEvents("raced", 1);
         createIndex(table, "device_id");
         uploadEventsFile(table, 1, "part-00001.parquet");
         uploadEventsFile(table, 2, "part-00002.parquet");
-        // both see the same pointer and both add a segment; whichever commits second re-reads and appends
-        CompletableFuture<?> first = CompletableFuture.runAsync(() -> createIndex(table, "device_id"));
-        CompletableFuture<?> second = CompletableFuture.runAsync(() -> createIndex(table, "device_id"));
-        CompletableFuture.allOf(first, second).get();
+        // another coordinator's build lands between this build's reading of the pointer and its conditional PUT: the
+        // PUT answers 412, this build reads the new pointer and adds its segment to it
+        String racer = newCatalog(Map.of());
+        String pointerKey = indexKey(table, "device_id", "_pointer");
+        AtomicInteger racerRuns = new AtomicInteger();
+        proxy.onceBefore(request -> request.method().equals("PUT") && request.target().equals(pointerKey), () -> {
+            getQueryRunner().execute("CALL %s.system.create_key_index('telemetry', '%s', 'device_id')".formatted(racer, table));
+            racerRuns.incrementAndGet();
+        });
+        createIndex(table, "device_id");
+        assertThat(racerRuns.get()).isEqualTo(1);
+        // the first build's segment, the racer's and this build's: nobody's work is lost
         List<String> named = segments(table, "device_id");
-        assertThat(named).hasSizeBetween(2, 3);
-        // every segment the pointer names exists; orphans of the race are cleaned by the next build
-        assertThat(listIndex(table)).containsAll(named.stream().map(name -> indexKey(table, "device_id", name)).toList());
+        assertThat(named).hasSize(3);
+        assertThat(listIndex(table)).containsExactlyInAnyOrderElementsOf(ImmutableList.<String>builder()
+                .add(pointerKey)
+                .addAll(named.stream().map(name -> indexKey(table, "device_id", name)).toList())
+                .build());
         assertCorrectLookups(table, 3, 3);
         dropIndex(table, "device_id");
     }

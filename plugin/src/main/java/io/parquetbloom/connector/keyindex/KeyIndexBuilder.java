@@ -51,6 +51,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -161,10 +162,11 @@ public class KeyIndexBuilder
         if (next.segments().size() > config.getMaxSegments()) {
             next = compacted(table, next, listed, stats);
         }
-        if (added.isPresent() || !next.equals(state.pointer().orElse(null))) {
-            commit(table, column.name(), state.pointerEtag(), next, added, stats);
+        boolean committed = added.isPresent() || !next.equals(state.pointer().orElse(null));
+        if (committed) {
+            next = commit(table, column.name(), state.pointerEtag(), next, added, stats);
         }
-        long orphans = deleteOrphans(table.location(), column.name(), next, stats);
+        long orphans = deleteOrphans(table.location(), column.name(), next, committed, stats);
         long millis = (System.nanoTime() - start) / 1_000_000;
         BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
         log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", name, column.name(), result, stats.getRequests(), stats.listRequests());
@@ -376,7 +378,7 @@ public class KeyIndexBuilder
      * Replaces the pointer by compare-and-swap. When another builder replaced it first, this build's segment is added
      * to what that builder committed, so neither loses its work.
      */
-    private void commit(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, S3RequestStats stats)
+    private KeyIndexPointer commit(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, S3RequestStats stats)
     {
         S3Location location = KeyIndexLocations.pointer(table.location(), column);
         Optional<String> etag = expectedEtag;
@@ -385,7 +387,7 @@ public class KeyIndexBuilder
             S3ObjectStore.PutCondition condition = etag.<S3ObjectStore.PutCondition>map(S3ObjectStore.PutCondition.Matches::new).orElseGet(S3ObjectStore.PutCondition.Absent::new);
             if (store.write(location, pointer.serialize(), condition, stats).isPresent()) {
                 lakeTables.flushListings(table.name()::equals);
-                return;
+                return pointer;
             }
             log.info("Key index of %s.%s: pointer replaced by another build (attempt %d); adding this build's segment to it", table.name(), column, attempt);
             KeyIndexState current = KeyIndexState.read(indexReader, store, table.location(), column, stats);
@@ -396,9 +398,19 @@ public class KeyIndexBuilder
         throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s: the pointer %s kept changing under %d attempts to replace it; run create_key_index again".formatted(table.name(), column, location, MAX_POINTER_ATTEMPTS));
     }
 
-    private long deleteOrphans(S3Location table, String column, KeyIndexPointer pointer, S3RequestStats stats)
+    /**
+     * Deletes segments that neither the pointer this build committed nor the pointer as it is now names, once older
+     * than the retention (a younger one may be a running build's, not yet named).
+     *
+     * @param committed whether this build replaced the pointer, which another build may have replaced since
+     */
+    private long deleteOrphans(S3Location table, String column, KeyIndexPointer pointer, boolean committed, S3RequestStats stats)
     {
-        Set<String> named = pointer.segments().stream().map(KeyIndexPointer.Segment::name).collect(Collectors.toSet());
+        Set<String> named = new HashSet<>();
+        pointer.segments().forEach(segment -> named.add(segment.name()));
+        if (committed) {
+            store.readWhole(KeyIndexLocations.pointer(table, column), stats).ifPresent(current -> named.addAll(segmentNames(current.bytes())));
+        }
         Instant cutoff = Instant.now().minusMillis(config.getOrphanRetention().toMillis());
         long deleted = 0;
         for (S3ObjectStore.AgedObject object : store.listWithAges(KeyIndexLocations.folder(table, column), stats)) {
@@ -410,6 +422,17 @@ public class KeyIndexBuilder
             }
         }
         return deleted;
+    }
+
+    private static Set<String> segmentNames(byte[] pointer)
+    {
+        try {
+            return KeyIndexPointer.parse(pointer, "pointer").segments().stream().map(KeyIndexPointer.Segment::name).collect(Collectors.toSet());
+        }
+        catch (KeyIndexUnusableException e) {
+            // an unreadable pointer names nothing a reader could use
+            return Set.of();
+        }
     }
 
     private static final class Progress
