@@ -55,6 +55,14 @@ public final class ChunkDictionary
     }
 
     /**
+     * The distinct hashes of the entries, ascending (a copy).
+     */
+    public long[] hashes()
+    {
+        return sortedHashes.clone();
+    }
+
+    /**
      * Whether every value of the chunk is an entry of its dictionary: trino-parquet's rule, as its Hive connector
      * applies it (every data page dictionary-encoded per the chunk's encoding stats; without them, only the dictionary
      * and level encodings of a version 1 writer). A chunk that fell back to PLAIN for some pages is not.

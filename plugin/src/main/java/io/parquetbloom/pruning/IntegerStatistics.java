@@ -25,7 +25,7 @@ import java.util.OptionalInt;
  * Statistics of integer columns read the way the connector reads their values ({@link UnsignedIntegers}):
  * trino-parquet compares unsigned statistics as signed numbers, and knows nothing of values that the reader narrows.
  */
-final class IntegerStatistics
+public final class IntegerStatistics
 {
     private IntegerStatistics() {}
 
@@ -34,7 +34,7 @@ final class IntegerStatistics
      * (a writer's bug) reads as another number than the filter recorded. True when that cannot happen in this chunk:
      * the statistics bound every stored value to the range. Always true for other columns.
      */
-    static boolean storedValuesInReadRange(PrimitiveType column, Statistics<?> statistics)
+    public static boolean storedValuesInReadRange(PrimitiveType column, Statistics<?> statistics)
     {
         if (!(column.getLogicalTypeAnnotation() instanceof IntLogicalTypeAnnotation integer) || column.getPrimitiveTypeName() != PrimitiveType.PrimitiveTypeName.INT32) {
             return true;

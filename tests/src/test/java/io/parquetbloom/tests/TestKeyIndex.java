@@ -16,12 +16,18 @@ import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -158,8 +164,27 @@ final class TestKeyIndex
     @Test
     void filesWithoutFiltersBecomePrunable()
     {
-        // serials: dictionary-encoded, no bloom filter; an odd serial is in no row group, an even one in exactly one
+        // serials: dictionary-encoded, no bloom filter; an odd serial is in no row group, an even one in exactly one.
+        // Building reads footers and the dictionary pages of serial, never a data page: the first file is small enough
+        // that its footer read (for the table's schema) brought it whole, the second's four pages are read alone
+        proxy.reset();
         createIndex("serials", "serial");
+        List<CountingProxy.Request> dataReads = proxy.requests().stream()
+                .filter(request -> request.method().equals("GET") && request.target().endsWith(".parquet"))
+                .toList();
+        List<long[]> dictionaries = dictionaryPages("serial");
+        assertThat(dictionaries).hasSize(8);
+        for (CountingProxy.Request read : dataReads) {
+            String[] bounds = read.range().substring("bytes=".length()).split("-");
+            long start = Long.parseLong(bounds[0]);
+            long end = Long.parseLong(bounds[1]);
+            long size = client.headObject(request -> request.bucket(TestingLake.BUCKET).key(read.target())).contentLength();
+            int file = read.target().endsWith("part-00000.parquet") ? 0 : 1;
+            boolean tail = end == size - 1;
+            boolean dictionary = dictionaries.stream().anyMatch(page -> page[0] == file && page[1] == start && page[2] == end + 1);
+            assertThat(tail || dictionary).as("a footer or a dictionary page: %s", read).isTrue();
+        }
+        assertThat(dataReads.stream().filter(read -> read.target().endsWith("part-00001.parquet") && dictionaries.stream().anyMatch(page -> page[0] == 1 && read.range().equals("bytes=%d-%d".formatted(page[1], page[2] - 1))))).hasSize(4);
         Session noDictionaries = Session.builder(getSession()).setCatalogSessionProperty("lake", "dictionary_pruning_enabled", "false").build();
         Result absent = run(noDictionaries, "SELECT count(*) FROM serials WHERE serial = 'SN-000041'");
         assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);
@@ -340,6 +365,29 @@ final class TestKeyIndex
         assertQueryFails("CALL lake.system.create_key_index('telemetry', 'events', 'region')", ".*is a partition column.*");
         assertQueryFails("CALL lake.system.create_key_index('telemetry', 'events', 'missing')", ".*missing.*");
         assertQueryFails("CALL lake.system.create_key_index('telemetry', 'absent_table', 'device_id')", ".*absent_table.*not found.*");
+    }
+
+    /**
+     * Where each dictionary page of the column lies in the serials files: (file, start, end exclusive).
+     */
+    private List<long[]> dictionaryPages(String column)
+    {
+        List<long[]> pages = new ArrayList<>();
+        for (int file = 0; file < 2; file++) {
+            try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(work.resolve("serials-%d.parquet".formatted(file))))) {
+                for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                    for (ColumnChunkMetaData chunk : block.getColumns()) {
+                        if (chunk.getPath().toDotString().equals(column)) {
+                            pages.add(new long[] {file, chunk.getDictionaryPageOffset(), chunk.getFirstDataPageOffset()});
+                        }
+                    }
+                }
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return pages;
     }
 
     private record Lookup(String sql, Predicate<TelemetryRow> matches) {}

@@ -258,7 +258,7 @@ public class KeyIndexBuilder
         int hashBits = KeyIndexFormat.hashBits(rows, rowGroupBits);
         Path directory = spillDirectory();
         try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes(), directory)) {
-            List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter);
+            List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter, stats);
             Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
             try {
                 SegmentHeader header = new SegmentHeader(column.name(), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
@@ -316,10 +316,10 @@ public class KeyIndexBuilder
                 .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table.name())));
     }
 
-    private List<IndexedFile> hashFiles(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter)
+    private List<IndexedFile> hashFiles(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, S3RequestStats stats)
     {
         ParquetBloomTableHandle handle = new ParquetBloomTableHandle(table.name().getSchemaName(), table.name().getTableName(), TupleDomain.all());
-        KeyColumnHasher hasher = new KeyColumnHasher(pageSources, session, handle, column, indexType, flusher.epoch());
+        KeyColumnHasher hasher = new KeyColumnHasher(pageSources, metadataReader, resolver, session, handle, column, indexType, flusher.epoch(), stats);
         Progress progress = new Progress(table.name(), column.name(), footers.size());
         List<Callable<IndexedFile>> tasks = new ArrayList<>();
         long base = 0;
@@ -333,7 +333,9 @@ public class KeyIndexBuilder
             });
         }
         try {
-            return ParallelTasks.runAll(tasks, new BoundedExecutor(executor, concurrency));
+            List<IndexedFile> files = ParallelTasks.runAll(tasks, new BoundedExecutor(executor, concurrency));
+            log.info("Key index of %s.%s: %d row groups answered by their dictionary page alone", table.name(), column.name(), hasher.rowGroupsFromDictionaries());
+            return files;
         }
         catch (UncheckedIOException e) {
             throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s: %s".formatted(table.name(), column.name(), e.getMessage()), e);

@@ -56,6 +56,9 @@ final class TestDifferentialPruning
     private final Map<String, Integer> refusals = new TreeMap<>();
     private final Map<String, Long> coverage = new TreeMap<>();
     private Path metadataDisk;
+    private final Map<String, List<String>> files = new HashMap<>();
+    private S3Client client;
+    private KeyIndexChaos keyIndexes;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -71,6 +74,7 @@ final class TestDifferentialPruning
                 RandomTable table = RandomTable.generate("t" + i, random, i == TABLES, i == TABLES - 1);
                 tables.add(table);
                 List<RandomTable.TableFile> files = table.write(work, random);
+                this.files.put(table.name(), new ArrayList<>(files.stream().map(RandomTable.TableFile::path).toList()));
                 if (table.big()) {
                     // row groups on both sides of 1 MB split boundaries
                     assertThat(files).singleElement().satisfies(file -> assertThat(file.bytes().length).isGreaterThan(2 << 20));
@@ -104,6 +108,12 @@ final class TestDifferentialPruning
         long loading = System.nanoTime();
         loadOracle(runner);
         System.out.println("[differential] oracle loaded in %d s".formatted((System.nanoTime() - loading) / 1_000_000_000L));
+        // a key index on every data column of every table; the test then refreshes, stales, damages and drops them
+        client = closeAfterClass(s3.client());
+        keyIndexes = new KeyIndexChaos(runner, client, files);
+        long indexing = System.nanoTime();
+        tables.forEach(keyIndexes::buildAll);
+        System.out.println("[differential] key indexes built in %d s".formatted((System.nanoTime() - indexing) / 1_000_000_000L));
         return runner;
     }
 
@@ -164,8 +174,12 @@ final class TestDifferentialPruning
             batch.add(new Query(query, table, catalog, generated.sql()));
             if (batch.size() == BATCH || query == QUERIES - 1) {
                 compare(runner, pruningVariant(on, random), off, batch);
+                keyIndexes.awaitBackground();
                 if (random.nextInt(4) == 0) {
                     damageDiskEntries(random);
+                }
+                if (random.nextInt(3) == 0) {
+                    keyIndexes.event(tables, random);
                 }
                 if (random.nextInt(8) == 0) {
                     // the no-match cache now holds facts from the first run: the answers must not change
@@ -188,6 +202,7 @@ final class TestDifferentialPruning
                 tables.stream().filter(table -> table.columns().stream().anyMatch(RandomTable.Column::partition)).count(),
                 tables.stream().filter(RandomTable::unlocatableRowGroup).count(), refusals));
         assertThat(tables).anyMatch(table -> table.columns().stream().anyMatch(RandomTable.Column::partition));
+        System.out.println("[differential] key index events: %s".formatted(keyIndexes.events()));
         System.out.println("[differential] pruning paths taken (row groups): %s".formatted(coverage));
         if (QUERIES >= 1_000) {
             // the branches these counters stand for were reached: dictionaries pruned, and damaged ones failed open
@@ -240,16 +255,19 @@ final class TestDifferentialPruning
 
     /**
      * Pruning on as configured, or with one path alone: dictionaries without bloom filters, bloom filters without
-     * dictionaries, or dictionaries bounded so tightly that most are too large to use.
+     * dictionaries, dictionaries bounded so tightly that most are too large to use, or the per-file paths without the
+     * key index.
      */
     private static Session pruningVariant(Session on, SplittableRandom random)
     {
         Session.SessionBuilder variant = Session.builder(on);
         for (String catalog : LAKE_CATALOGS) {
-            switch (random.nextInt(5)) {
+            switch (random.nextInt(6)) {
                 case 0 -> variant.setCatalogSessionProperty(catalog, "bloom_filter_enabled", "false");
                 case 1 -> variant.setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false");
                 case 2 -> variant.setCatalogSessionProperty(catalog, "dictionary_pruning_max_entries", "3");
+                // the per-file paths alone, where the key index would otherwise answer
+                case 3 -> variant.setCatalogSessionProperty(catalog, "key_index_enabled", "false");
                 default -> {}
             }
         }
@@ -340,6 +358,10 @@ final class TestDifferentialPruning
                     String worker = Character.toLowerCase(name.charAt(0)) + name.substring(1);
                     coverage.merge(worker, metrics.get("planning" + name) + metrics.get(worker), Long::sum);
                 }
+                // the key index: files it answered for, row groups it pruned, and lookups it could not serve
+                for (String name : List.of("filesCoveredByKeyIndex", "rowGroupsPrunedByKeyIndex", "filesUncovered", "keyIndexUnusable")) {
+                    coverage.merge(name, metrics.get(name), Long::sum);
+                }
                 // a reader served by the compact footer planning kept on its node
                 coverage.merge("readerCompactFooterHits", metrics.get("metadataCacheCompactFooterHits"), Long::sum);
                 // how row groups were read: key first, whole, and whole because this query's row groups mostly matched
@@ -385,7 +407,7 @@ final class TestDifferentialPruning
     private String culprit(DistributedQueryRunner runner, Query query, Multiset<List<Object>> expected)
     {
         List<String> fixes = new ArrayList<>();
-        for (String property : List.of("bloom_filter_enabled", "statistics_pruning_enabled", "no_match_cache_enabled", "dictionary_pruning_enabled")) {
+        for (String property : List.of("bloom_filter_enabled", "statistics_pruning_enabled", "no_match_cache_enabled", "dictionary_pruning_enabled", "key_index_enabled")) {
             Session session = Session.builder(getSession()).setCatalogSessionProperty(query.catalog(), property, "false").build();
             try {
                 if (run(runner, session, List.of(query), null, true, property + "=false").get(0).equals(expected)) {
