@@ -4,7 +4,6 @@ import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.parquetbloom.connector.ParquetBloomSplit;
 import io.parquetbloom.connector.ParquetBloomTableHandle;
 import io.parquetbloom.connector.ParquetBloomTransactionHandle;
-import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.parquetbloom.hash.ParquetValueHasher;
 import io.parquetbloom.hash.ValueHash;
 import io.parquetbloom.metadata.BloomFilterKey;
@@ -22,6 +21,7 @@ import io.parquetbloom.table.FileColumnResolver;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.SchemaTableName;
@@ -51,7 +51,7 @@ import static java.util.Objects.requireNonNull;
  */
 final class KeyColumnHasher
 {
-    private final ParquetBloomPageSourceProvider pageSources;
+    private final ConnectorPageSourceProvider pageSources;
     private final ConnectorSession session;
     private final ParquetBloomTableHandle table;
     private final ParquetBloomColumnHandle column;
@@ -62,7 +62,7 @@ final class KeyColumnHasher
     private final S3RequestStats requests;
     private final AtomicLong rowGroupsFromDictionaries = new AtomicLong();
 
-    KeyColumnHasher(ParquetBloomPageSourceProvider pageSources, ParquetMetadataReader metadataReader, FileColumnResolver resolver, ConnectorSession session, ParquetBloomTableHandle table, ParquetBloomColumnHandle column, PrimitiveType indexType, long metadataCacheFlush, S3RequestStats requests)
+    KeyColumnHasher(ConnectorPageSourceProvider pageSources, ParquetMetadataReader metadataReader, FileColumnResolver resolver, ConnectorSession session, ParquetBloomTableHandle table, ParquetBloomColumnHandle column, PrimitiveType indexType, long metadataCacheFlush, S3RequestStats requests)
     {
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.resolver = requireNonNull(resolver, "resolver is null");

@@ -8,7 +8,6 @@ import io.parquetbloom.connector.ForParquetBloomMetadata;
 import io.parquetbloom.connector.MetadataCacheFlusher;
 import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.parquetbloom.connector.ParquetBloomTableHandle;
-import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.parquetbloom.keyindex.EntrySorter;
 import io.parquetbloom.keyindex.IndexedFile;
 import io.parquetbloom.keyindex.KeyIndexCompactor;
@@ -37,6 +36,7 @@ import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnNotFoundException;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
@@ -94,7 +94,7 @@ public class KeyIndexBuilder
     private final TableSchemaReader schemaReader;
     private final ParquetMetadataReader metadataReader;
     private final FileColumnResolver resolver;
-    private final ParquetBloomPageSourceProvider pageSources;
+    private final ConnectorPageSourceProvider pageSources;
     private final KeyIndexReader indexReader;
     private final KeyIndexCompactor compactor;
     private final S3ObjectStore store;
@@ -109,7 +109,7 @@ public class KeyIndexBuilder
             TableSchemaReader schemaReader,
             ParquetMetadataReader metadataReader,
             FileColumnResolver resolver,
-            ParquetBloomPageSourceProvider pageSources,
+            ConnectorPageSourceProvider pageSources,
             KeyIndexReader indexReader,
             KeyIndexCompactor compactor,
             S3ObjectStore store,

@@ -1,8 +1,7 @@
-package io.parquetbloom.connector.procedure;
+package io.parquetbloom.connector.keyindex;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
-import io.parquetbloom.connector.keyindex.KeyIndexBuilder;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;

@@ -1,14 +1,13 @@
-package io.parquetbloom.connector.procedure;
+package io.parquetbloom.connector.keyindex;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
-import io.parquetbloom.connector.keyindex.KeyIndexBuilder;
 import io.trino.spi.procedure.Procedure;
 
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 
-import static io.parquetbloom.connector.procedure.CreateKeyIndexProcedure.table;
+import static io.parquetbloom.connector.keyindex.CreateKeyIndexProcedure.table;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.lang.invoke.MethodHandles.lookup;
 import static java.lang.invoke.MethodType.methodType;
