@@ -70,7 +70,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, int keyIndexRefreshFiles) {}
 
     /**
      * @param faults per query, under {@code --faults}: faults injected into its GETs, and (ours only, -1 for Hive)
@@ -96,6 +96,8 @@ public final class LookupBenchmark
         if (options.budgetRatios()) {
             System.out.println(MetadataBudgets.markdown(results, budgets));
         }
+        System.out.println(keyIndexMarkdown(results));
+        System.out.println(keyIndexBench.markdown());
         if (options.json().isPresent()) {
             Files.writeString(options.json().get(), json(options, results));
             System.out.println("[bench] JSON written to " + options.json().get());
@@ -155,6 +157,12 @@ public final class LookupBenchmark
         @Option(names = "--stall-ms", defaultValue = "2000", description = "how long a stalled GET (the third fraction of --faults) hangs before its connection is cut (default: ${DEFAULT-VALUE})")
         long stallMillis;
 
+        @Option(names = "--key-index", description = "build our catalog's key index of events.device_id (and serials.serial) before the workloads, measured against reading the column once, and refresh it after them")
+        boolean keyIndex;
+
+        @Option(names = "--key-index-refresh-files", defaultValue = "100", description = "with --key-index: files added (copies) before the refresh that is measured (default: ${DEFAULT-VALUE})")
+        int keyIndexRefreshFiles;
+
         @Option(names = "--smoke", description = "a tiny run for tests: 4 files of 3,000 rows, 1 run, no latency; flags given explicitly still win")
         boolean smoke;
     }
@@ -177,7 +185,7 @@ public final class LookupBenchmark
         }
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
-                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults, flags.stallMillis));
+                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, flags.keyIndexRefreshFiles);
     }
 
     private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions, long stallMillis)
@@ -256,10 +264,19 @@ public final class LookupBenchmark
                 for (String variant : options.catalogs().stream().filter(MetadataBudgets::isVariant).toList()) {
                     runner.createCatalog(catalogName(variant), "parquet_bloom", oursProperties(ours, variant));
                 }
+                if (options.catalogs().contains(NO_INDEX)) {
+                    runner.createCatalog(catalogName(NO_INDEX), "parquet_bloom", oursProperties(ours, NO_INDEX));
+                }
+                if (options.keyIndex()) {
+                    keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "events", "device_id");
+                    if (serials.isPresent()) {
+                        keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "serials", "serial");
+                    }
+                }
                 runner.createCatalog("hive", "hive", hiveProperties(hive, true));
                 if (options.catalogs().stream().noneMatch(catalog -> catalog.startsWith("hive"))) {
                     // Hive not compared: skip its tables
-                    return runWorkloads(runner, options, scale, serials, ours, hive);
+                    return refreshAfter(runWorkloads(runner, options, scale, serials, ours, hive), runner, options, s3, ours);
                 }
                 // Hive with its bloom filters off reads the same tables through the same metastore
                 runner.createCatalog(catalogName("hive_bloom_off"), "hive", hiveProperties(hive, false));
@@ -274,10 +291,27 @@ public final class LookupBenchmark
                     runner.execute("CREATE TABLE hive.telemetry.serials (serial varchar, seq bigint, reading double) WITH (format = 'PARQUET', external_location = 's3://lake/warehouse/telemetry/serials')");
                 }
 
-                return runWorkloads(runner, options, scale, serials, ours, hive);
+                return refreshAfter(runWorkloads(runner, options, scale, serials, ours, hive), runner, options, s3, ours);
             }
         }
     }
+
+    /**
+     * With {@code --key-index}: after the workloads (which ran on the table as written), files are added and the
+     * index refreshed.
+     */
+    private static List<Result> refreshAfter(List<Result> results, DistributedQueryRunner runner, Options options, S3ProxyProcess s3, CountingProxy ours)
+    {
+        if (options.keyIndex()) {
+            try (S3Client client = s3.client()) {
+                keyIndexBench.refresh(runner, ours, client, BUCKET, ROOT + "telemetry/events/", "events", "device_id", options.keyIndexRefreshFiles());
+            }
+        }
+        return results;
+    }
+
+    // our catalog without the key index: the per-file path, side by side with the index
+    static final String NO_INDEX = "parquet_bloom_no_index";
 
     /**
      * A lookup whose predicate depends on a key index: a new index gives new keys, so a run with it cannot be answered
@@ -322,6 +356,8 @@ public final class LookupBenchmark
                 new Workload("present_key", key -> "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + keys.present(key) + "'", false),
                 new Workload("in_10", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(keys.mixed(key, 10)) + ")", false),
                 new Workload("in_2000", _ -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in2000) + ")", false),
+                // 2,000 keys of no device, new on every run: at 1% FPP, 1 - 0.99^2000 of row groups pass their filters
+                new Workload("in_2000_absent", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(keys.absent(key, 2000)) + ")", false),
                 // the issue-25 shape: 2,000 keys, half present, new on every run, spread over the whole key space, so
                 // nearly every row group passes 1% filters and min/max statistics prune nothing
                 new Workload("in_2000_spread", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(keys.mixed(key, 2000)) + ")", false),
@@ -412,6 +448,18 @@ public final class LookupBenchmark
         }
 
         /**
+         * {@code size} keys no device has, none shared with another index.
+         */
+        List<String> absent(int index, int size)
+        {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                keys.add(DemoDataset.deviceId(-100_000_000L - (long) index * size - i));
+            }
+            return keys;
+        }
+
+        /**
          * {@code size} keys, half present, half absent.
          */
         List<String> mixed(int index, int size)
@@ -485,8 +533,10 @@ public final class LookupBenchmark
                 filesScheduled += metrics.get("filesTotal") - metrics.get("filesPrunedBeforeSplits");
                 retries += metrics.get("s3PlanningRetries") + metrics.get("s3Retries");
                 throttled += metrics.get("s3PlanningThrottledAttempts") + metrics.get("s3ThrottledAttempts");
-                progress("  run %d: %.0f ms; GETs planning %d, readers %d; dictionary pages %d; retries %d; hedged %d (won %d); row groups read key first %d, whole %d".formatted(
-                        run, millis.getLast(), metrics.get("s3PlanningGetRequests"), metrics.get("s3GetRequests"), metrics.get("planningDictionaryPagesRead") + metrics.get("dictionaryPagesRead"),
+                progress("  run %d: %.0f ms; GETs planning %d, readers %d; key index: files covered %d, pages %d, unusable %d; dictionary pages %d; retries %d; hedged %d (won %d); row groups read key first %d, whole %d".formatted(
+                        run, millis.getLast(), metrics.get("s3PlanningGetRequests"), metrics.get("s3GetRequests"),
+                        metrics.get("filesCoveredByKeyIndex"), metrics.get("keyIndexPagesRead"), metrics.get("keyIndexUnusable"),
+                        metrics.get("planningDictionaryPagesRead") + metrics.get("dictionaryPagesRead"),
                         metrics.get("s3PlanningRetries") + metrics.get("s3Retries"), metrics.get("s3PlanningHedgedGets") + metrics.get("s3HedgedGets"),
                         metrics.get("s3PlanningHedgesWon") + metrics.get("s3HedgesWon"), metrics.get("rowGroupsReadKeyFirst"), metrics.get("rowGroupsReadWhole")));
             }
@@ -562,6 +612,7 @@ public final class LookupBenchmark
                 .setCatalogSessionProperty(trinoCatalog, "statistics_pruning_enabled", "false")
                 .setCatalogSessionProperty(trinoCatalog, "no_match_cache_enabled", "false")
                 .setCatalogSessionProperty(trinoCatalog, "dictionary_pruning_enabled", "false")
+                .setCatalogSessionProperty(trinoCatalog, "key_index_enabled", "false")
                 .build();
     }
 
@@ -606,6 +657,9 @@ public final class LookupBenchmark
     // catalog properties of our catalog given with --lake-property
     private static Map<String, String> extraLakeProperties = Map.of();
 
+    // the key index builds and refresh of --key-index
+    private static final KeyIndexBench keyIndexBench = new KeyIndexBench();
+
     // the big-table mode's working set, once measured
     private static Optional<MetadataBudgets> budgets = Optional.empty();
 
@@ -614,6 +668,9 @@ public final class LookupBenchmark
         Map<String, String> properties = new HashMap<>(extraLakeProperties);
         if (MetadataBudgets.isVariant(catalog)) {
             properties.putAll(budgets.orElseThrow().properties(catalog));
+        }
+        if (catalog.equals(NO_INDEX)) {
+            properties.put("key-index.enabled", "false");
         }
         return ImmutableMap.<String, String>builder()
                 .putAll(properties)
@@ -636,6 +693,7 @@ public final class LookupBenchmark
         }
         return switch (catalog) {
             case "parquet_bloom" -> "lake";
+            case NO_INDEX -> "lake_no_index";
             case "hive" -> "hive";
             case "hive_bloom_off" -> "hive_off";
             default -> throw new IllegalArgumentException("unknown catalog " + catalog);
@@ -730,6 +788,33 @@ public final class LookupBenchmark
             if (result.workload().equals("concurrency")) {
                 table.append(String.format(Locale.ROOT, "| %s | %.1f | %.0f | %.0f |%n", result.catalog(), result.throughput(), result.p50(), result.p99()));
             }
+        }
+        return table.toString();
+    }
+
+    /**
+     * Ours with the key index against ours without it (the per-file path) and Hive, where the run had both of ours.
+     */
+    static String keyIndexMarkdown(List<Result> results)
+    {
+        if (results.stream().noneMatch(result -> result.catalog().equals(NO_INDEX))) {
+            return "";
+        }
+        StringBuilder table = new StringBuilder();
+        table.append("| workload | phase | key index: GETs / MiB / p50 ms [files scheduled] | per-file path: GETs / MiB / p50 ms [files scheduled] | hive: GETs / MiB / p50 ms | p50 per-file/index | p50 hive/index |\n");
+        table.append("|---|---|---|---|---|---|---|\n");
+        for (Result ours : results) {
+            if (!ours.catalog().equals("parquet_bloom") || ours.workload().equals("concurrency")) {
+                continue;
+            }
+            Optional<Result> perFile = peer(results, NO_INDEX, ours);
+            Optional<Result> hive = peer(results, "hive", ours);
+            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f [%d] | %s | %s | %s | %s |%n",
+                    ours.workload(), ours.phase(), ours.gets(), ours.bytes() / 1048576.0, ours.p50(), ours.filesScheduled(),
+                    perFile.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f [%d]", value.gets(), value.bytes() / 1048576.0, value.p50(), value.filesScheduled())).orElse("-"),
+                    hive.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f", value.gets(), value.bytes() / 1048576.0, value.p50())).orElse("-"),
+                    perFile.map(value -> ratio(value.p50(), ours.p50())).orElse("-"),
+                    hive.map(value -> ratio(value.p50(), ours.p50())).orElse("-")));
         }
         return table.toString();
     }
