@@ -20,7 +20,7 @@ import java.util.PriorityQueue;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Sorts a build's packed entries in bounded memory: entries gather in one array of at most {@code memoryBytes}; a
+ * Sorts a build's packed entries in bounded memory: entries gather in one array (grown up to {@code memoryBytes}); a
  * full array is sorted, made distinct and spilled to a run file in {@code spillDirectory}; the sorted output merges
  * the runs. Memory stays at the array plus one small buffer per run, whatever the number of entries.
  */
@@ -29,7 +29,10 @@ public final class EntrySorter
 {
     private static final int RUN_BUFFER_BYTES = 64 * 1024;
 
+    private static final int INITIAL_ENTRIES = 64 * 1024;
+
     private final Path spillDirectory;
+    private final int maxEntries;
     private final List<Path> runs = new ArrayList<>();
     private final List<DataInputStream> openRuns = new ArrayList<>();
     private long[] buffer;
@@ -39,7 +42,9 @@ public final class EntrySorter
     public EntrySorter(long memoryBytes, Path spillDirectory)
     {
         this.spillDirectory = requireNonNull(spillDirectory, "spillDirectory is null");
-        this.buffer = new long[(int) Math.max(1024, Math.min(Integer.MAX_VALUE - 16, memoryBytes / Long.BYTES))];
+        this.maxEntries = (int) Math.max(1024, Math.min(Integer.MAX_VALUE - 16, memoryBytes / Long.BYTES));
+        // grown as entries come, so a small build does not take the whole budget
+        this.buffer = new long[Math.min(INITIAL_ENTRIES, maxEntries)];
     }
 
     public synchronized void add(long[] entries, int count)
@@ -47,11 +52,14 @@ public final class EntrySorter
     {
         int offset = 0;
         while (offset < count) {
+            if (size == buffer.length && buffer.length < maxEntries) {
+                buffer = Arrays.copyOf(buffer, (int) Math.min(maxEntries, buffer.length * 2L));
+            }
             int length = Math.min(count - offset, buffer.length - size);
             System.arraycopy(entries, offset, buffer, size, length);
             size += length;
             offset += length;
-            if (size == buffer.length) {
+            if (size == maxEntries) {
                 spill();
             }
         }

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_CONFLICT;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
 import static java.util.Objects.requireNonNull;
 
@@ -55,6 +54,13 @@ public class KeyIndexCompactor
         List<KeyIndexSegment> segments = new ArrayList<>();
         for (KeyIndexPointer.Segment reference : pointer.segments()) {
             segments.add(load(table, column, reference, stats));
+        }
+        // entries are hashed in their segment's Parquet type: merged under another type, a lookup would miss them
+        SegmentHeader newest = segments.getLast().header();
+        for (KeyIndexSegment segment : segments) {
+            if (!segment.header().columnType().equals(newest.columnType()) || !segment.header().trinoType().equals(newest.trinoType())) {
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot compact the key index of %s column %s: its segments hash values of different types (%s, %s)".formatted(table, column, segment.header().columnType(), newest.columnType()));
+            }
         }
         // newest first: the newest segment covering a path supplies it
         Set<String> taken = new HashSet<>();
@@ -122,8 +128,7 @@ public class KeyIndexCompactor
                 KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(file, header, directory, sorter.sorted());
                 String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
                 S3Location location = KeyIndexLocations.segment(table, column, name);
-                String etag = store.write(location, file, new S3ObjectStore.PutCondition.Absent(), stats)
-                        .orElseThrow(() -> new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Segment %s already exists".formatted(location)));
+                String etag = store.write(location, file, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
                 log.info("Key index of %s column %s: %d segments compacted into %s: %d files, %d entries, %d bytes", table, column, segments.size(), name, directory.size(), written.entries(), written.size());
                 return new KeyIndexPointer(column, List.of(new KeyIndexPointer.Segment(name, written.size(), etag, written.trailerBytes(), directory.size(), written.entries(), header.builtAtMillis(), (System.nanoTime() - start) / 1_000_000)));
             }

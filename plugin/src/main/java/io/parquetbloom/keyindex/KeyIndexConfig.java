@@ -4,6 +4,7 @@ import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
 import io.airlift.units.Duration;
+import io.airlift.units.MaxDataSize;
 import io.airlift.units.MinDataSize;
 import io.airlift.units.MinDuration;
 import jakarta.validation.constraints.Max;
@@ -25,6 +26,7 @@ public class KeyIndexConfig
     private String spillDirectory;
     private Duration orphanRetention = new Duration(1, TimeUnit.HOURS);
     private int maxSegments = 8;
+    private DataSize uploadPartSize = DataSize.of(64, MEGABYTE);
 
     public boolean isEnabled()
     {
@@ -79,6 +81,22 @@ public class KeyIndexConfig
     public KeyIndexConfig setOrphanRetention(Duration orphanRetention)
     {
         this.orphanRetention = orphanRetention;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize("5MB")
+    @MaxDataSize("5GB")
+    public DataSize getUploadPartSize()
+    {
+        return uploadPartSize;
+    }
+
+    @Config("key-index.upload-part-size")
+    @ConfigDescription("Segments larger than this are uploaded in parts of this size (S3 takes at most 5 GB in one PUT, and parts of at least 5 MB)")
+    public KeyIndexConfig setUploadPartSize(DataSize uploadPartSize)
+    {
+        this.uploadPartSize = uploadPartSize;
         return this;
     }
 

@@ -33,7 +33,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads a column's index for planning: the pointer (the version the table's listing found), each segment's
  * trailer (cached in the node's metadata budget under its immutable name and ETag), then only the postings pages
- * that can hold the probed hashes, adjacent pages coalesced into one ranged GET. Every GET of a segment is pinned to
+ * that can hold the probed hashes and were not read before (pages are kept there too), adjacent pages coalesced into
+ * one ranged GET. Every GET of a segment is pinned to
  * the ETag the pointer recorded. Any problem is a {@link KeyIndexUnusableException}: the caller plans without the
  * index.
  */
@@ -47,15 +48,19 @@ public class KeyIndexReader
 
     private record PageRange(long offset, int length, int[] pages) {}
 
+    private record PageKey(FileKey segment, int page) {}
+
     private final S3ObjectStore store;
     private final ParquetMetadataCache.Region<FileKey, KeyIndexPointer> pointers;
     private final ParquetMetadataCache.Region<FileKey, KeyIndexSegment> segments;
+    private final ParquetMetadataCache.Region<PageKey, byte[]> pages;
 
     @Inject
     public KeyIndexReader(S3ObjectStore store, ParquetMetadataCache budget)
     {
         this.store = requireNonNull(store, "store is null");
         this.pointers = budget.region("key_index_pointer", KeyIndexPointer.class, key -> key, (key, pointer) -> 128 + 2L * key.location().length() + 256L * pointer.segments().size());
+        this.pages = budget.region("key_index_page", byte[].class, PageKey::segment, (key, page) -> 96 + 2L * key.segment().location().length() + page.length);
         this.segments = budget.region("key_index", KeyIndexSegment.class, key -> key, (key, segment) -> 64 + 2L * key.location().length() + segment.getRetainedSizeInBytes());
     }
 
@@ -114,7 +119,7 @@ public class KeyIndexReader
     {
         Map<String, TreeSet<Integer>> hits = new HashMap<>();
         Map<String, IndexedFile> directory = new HashMap<>();
-        long[] counters = new long[2];
+        long[] counters = new long[3];
         for (KeyIndexPointer.Segment reference : pointer.segments()) {
             KeyIndexSegment segment = segment(table, column, reference, stats);
             if (!segment.header().trinoType().equals(domain.getType().getDisplayName())) {
@@ -139,7 +144,7 @@ public class KeyIndexReader
         }
         Map<String, KeyIndexSelection.CoveredFile> covered = new HashMap<>();
         hits.forEach((path, rowGroups) -> covered.put(path, new KeyIndexSelection.CoveredFile(directory.get(path), List.copyOf(rowGroups))));
-        return Optional.of(new KeyIndexSelection(covered, counters[0], counters[1]));
+        return Optional.of(new KeyIndexSelection(covered, counters[0], counters[1], counters[2]));
     }
 
     private static Optional<long[]> probedHashes(KeyIndexSegment segment, String column, Domain domain, int maxValues)
@@ -190,35 +195,45 @@ public class KeyIndexReader
             throws KeyIndexUnusableException
     {
         S3ObjectInfo object = segmentObject(table, column, reference);
-        List<PageRange> ranges = coalesce(segment, segment.pagesFor(hashes));
+        FileKey segmentKey = new FileKey(object.location().toString(), object.size(), object.etag());
+        KeyIndexSegment.MatchConsumer consumer = (file, rowGroup) -> {
+            String path = coveredPaths[file];
+            if (path != null) {
+                hits.get(path).add(rowGroup);
+            }
+        };
+        // pages of this segment version read before (and verified then) need no GET
+        List<Integer> missing = new ArrayList<>();
+        for (int page : segment.pagesFor(hashes)) {
+            Optional<byte[]> cached = pages.getIfPresent(new PageKey(segmentKey, page));
+            if (cached.isPresent()) {
+                matches(object, segment, page, cached.get(), 0, hashes, consumer);
+                counters[2]++;
+            }
+            else {
+                missing.add(page);
+            }
+        }
+        List<PageRange> ranges = coalesce(segment, missing.stream().mapToInt(Integer::intValue).toArray());
         List<Callable<byte[]>> reads = new ArrayList<>();
         for (PageRange range : ranges) {
             reads.add(() -> readUnchecked(object, range.offset(), range.length(), stats));
         }
-        List<byte[]> pages;
+        List<byte[]> read;
         try {
-            pages = ParallelTasks.runAll(reads, executor);
+            read = ParallelTasks.runAll(reads, executor);
         }
         catch (UncheckedIOException e) {
             throw new KeyIndexUnusableException(e.getMessage(), e.getCause());
         }
         for (int i = 0; i < ranges.size(); i++) {
             PageRange range = ranges.get(i);
-            byte[] bytes = pages.get(i);
+            byte[] bytes = read.get(i);
             for (int page : range.pages()) {
                 counters[0]++;
                 int offset = (int) (segment.pageOffset(page) - range.offset());
-                try {
-                    segment.matches(page, bytes, offset, hashes, (file, rowGroup) -> {
-                        String path = coveredPaths[file];
-                        if (path != null) {
-                            hits.get(path).add(rowGroup);
-                        }
-                    });
-                }
-                catch (KeyIndexUnusableException e) {
-                    throw new KeyIndexUnusableException("%s: %s".formatted(object.location(), e.getMessage()), e);
-                }
+                matches(object, segment, page, bytes, offset, hashes, consumer);
+                pages.putIfAbsent(new PageKey(segmentKey, page), Arrays.copyOfRange(bytes, offset, offset + segment.pageLength(page)));
             }
             counters[1] += bytes.length;
         }
@@ -227,6 +242,17 @@ public class KeyIndexReader
             if (coveredPaths[file] != null && !hits.get(coveredPaths[file]).isEmpty() && hits.get(coveredPaths[file]).last() >= segment.files().get(file).rowGroups()) {
                 throw new KeyIndexUnusableException("%s names a row group past the end of %s".formatted(object.location(), coveredPaths[file]));
             }
+        }
+    }
+
+    private static void matches(S3ObjectInfo object, KeyIndexSegment segment, int page, byte[] bytes, int offset, long[] hashes, KeyIndexSegment.MatchConsumer consumer)
+            throws KeyIndexUnusableException
+    {
+        try {
+            segment.matches(page, bytes, offset, hashes, consumer);
+        }
+        catch (KeyIndexUnusableException e) {
+            throw new KeyIndexUnusableException("%s: %s".formatted(object.location(), e.getMessage()), e);
         }
     }
 

@@ -10,8 +10,11 @@ import static java.util.Objects.requireNonNull;
 /**
  * What the index answered for one lookup: for every listed file it covers, the row groups that may hold a probed key
  * (none: the file cannot match). Files it does not cover are not here and take the per-file path.
+ *
+ * @param pagesRead postings pages read from S3 for this lookup
+ * @param pageCacheHits pages found in the node's metadata cache instead
  */
-public record KeyIndexSelection(Map<String, CoveredFile> covered, long pagesRead, long bytesRead)
+public record KeyIndexSelection(Map<String, CoveredFile> covered, long pagesRead, long bytesRead, long pageCacheHits)
 {
     /**
      * @param directory the file as the segment's directory records it (equal to the listing in path, size and ETag)

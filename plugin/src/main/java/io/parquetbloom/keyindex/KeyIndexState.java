@@ -5,6 +5,7 @@ import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.trino.spi.TrinoException;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -32,8 +36,11 @@ public record KeyIndexState(Optional<String> pointerEtag, Optional<KeyIndexPoint
      * How the listing relates to the index: a listed file is covered when a segment records it at the same size and
      * ETag, stale when segments record it only at another version (or could not index it), uncovered otherwise;
      * deleted files are recorded but no longer listed.
+     *
+     * @param unindexablePaths listed files a build read at this version and could not index (reading them again
+     * would not help)
      */
-    public record Coverage(int covered, int stale, int uncovered, int deleted, Set<String> coveredPaths) {}
+    public record Coverage(int covered, int stale, int uncovered, int deleted, Set<String> coveredPaths, Set<String> unindexablePaths) {}
 
     public KeyIndexState
     {
@@ -65,20 +72,42 @@ public record KeyIndexState(Optional<String> pointerEtag, Optional<KeyIndexPoint
                 segments.add(new LoadedSegment(reference, reader.segment(table, column, reference, stats)));
             }
             catch (KeyIndexUnusableException e) {
+                if (transientFailure(e)) {
+                    // a segment that could not be read now is not a damaged one: whoever asked must not drop it
+                    throw (TrinoException) e.getCause();
+                }
                 problems.add(e.getMessage());
             }
         }
         return new KeyIndexState(Optional.of(object.get().etag()), Optional.of(pointer), segments.build(), problems.build());
     }
 
+    /**
+     * Whether the segment could not be read for a reason other than its being missing, changed or damaged (S3 errors,
+     * throttling, timeouts, denied access).
+     */
+    private static boolean transientFailure(KeyIndexUnusableException e)
+    {
+        if (!(e.getCause() instanceof TrinoException trino)) {
+            return false;
+        }
+        return !trino.getErrorCode().equals(PARQUET_BLOOM_OBJECT_CHANGED.toErrorCode())
+                && !trino.getErrorCode().equals(PARQUET_BLOOM_OBJECT_NOT_FOUND.toErrorCode())
+                && !trino.getErrorCode().equals(PARQUET_BLOOM_BAD_DATA.toErrorCode());
+    }
+
     public Coverage coverage(Map<String, S3ObjectInfo> listed)
     {
         Map<String, Boolean> recorded = new HashMap<>();
+        Set<String> unindexable = new HashSet<>();
         for (LoadedSegment loaded : segments) {
             for (IndexedFile file : loaded.segment().files()) {
                 S3ObjectInfo object = listed.get(file.path());
-                boolean matches = file.indexed() && object != null && object.hasEtag() && object.size() == file.size() && object.etag().equals(file.etag());
-                recorded.merge(file.path(), matches, Boolean::logicalOr);
+                boolean sameVersion = object != null && object.hasEtag() && object.size() == file.size() && object.etag().equals(file.etag());
+                recorded.merge(file.path(), sameVersion && file.indexed(), Boolean::logicalOr);
+                if (sameVersion && !file.indexed()) {
+                    unindexable.add(file.path());
+                }
             }
         }
         Set<String> covered = new HashSet<>();
@@ -96,6 +125,7 @@ public record KeyIndexState(Optional<String> pointerEtag, Optional<KeyIndexPoint
             }
         }
         int uncovered = (int) listed.keySet().stream().filter(path -> !recorded.containsKey(path)).count();
-        return new Coverage(covered.size(), stale, uncovered, deleted, covered);
+        unindexable.removeAll(covered);
+        return new Coverage(covered.size(), stale, uncovered, deleted, covered, unindexable);
     }
 }

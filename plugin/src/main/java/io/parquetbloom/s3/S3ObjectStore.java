@@ -11,6 +11,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -19,9 +21,16 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -430,9 +439,95 @@ public class S3ObjectStore
         }
     }
 
-    public Optional<String> write(S3Location location, Path file, PutCondition condition, S3RequestStats stats)
+    /**
+     * Writes a local file: with one PUT, or, when larger than {@code partSize}, as a multipart upload of parts of
+     * that size (a single PUT takes at most 5 GB), unconditionally. An upload that fails is aborted.
+     */
+    public Optional<String> write(S3Location location, Path file, PutCondition condition, long partSize, S3RequestStats stats)
     {
-        return write(location, RequestBody.fromFile(file), condition, stats);
+        long size;
+        try {
+            size = Files.size(file);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (size <= partSize) {
+            return write(location, RequestBody.fromFile(file), condition, stats);
+        }
+        if (!(condition instanceof PutCondition.None)) {
+            throw new IllegalArgumentException("a multipart upload here is unconditional");
+        }
+        return Optional.of(writeMultipart(location, file, size, partSize, stats));
+    }
+
+    private String writeMultipart(S3Location location, Path file, long size, long partSize, S3RequestStats stats)
+    {
+        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
+        customerKey.ifPresent(key -> create
+                .sseCustomerAlgorithm(key.algorithm())
+                .sseCustomerKey(key.keyBase64())
+                .sseCustomerKeyMD5(key.keyMd5Base64()));
+        String uploadId;
+        try {
+            uploadId = client.createMultipartUpload(create.build()).uploadId();
+        }
+        catch (SdkException e) {
+            throw translateWrite("s3:PutObject", location, e);
+        }
+        try (FileChannel channel = FileChannel.open(file)) {
+            List<CompletedPart> parts = new ArrayList<>();
+            int number = 1;
+            for (long offset = 0; offset < size; offset += partSize, number++) {
+                ByteBuffer part = ByteBuffer.allocate((int) Math.min(partSize, size - offset));
+                while (part.hasRemaining() && channel.read(part, offset + part.position()) >= 0) {
+                    // read the whole part
+                }
+                part.flip();
+                UploadPartRequest.Builder upload = UploadPartRequest.builder()
+                        .bucket(location.bucket())
+                        .key(location.key())
+                        .uploadId(uploadId)
+                        .partNumber(number)
+                        .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
+                customerKey.ifPresent(key -> upload
+                        .sseCustomerAlgorithm(key.algorithm())
+                        .sseCustomerKey(key.keyBase64())
+                        .sseCustomerKeyMD5(key.keyMd5Base64()));
+                String etag = client.uploadPart(upload.build(), RequestBody.fromByteBuffer(part)).eTag();
+                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+            }
+            return stripQuotes(client.completeMultipartUpload(request -> request
+                    .bucket(location.bucket())
+                    .key(location.key())
+                    .uploadId(uploadId)
+                    .multipartUpload(upload -> upload.parts(parts))).eTag());
+        }
+        catch (IOException e) {
+            abort(location, uploadId);
+            throw new UncheckedIOException(e);
+        }
+        catch (SdkException e) {
+            abort(location, uploadId);
+            throw translateWrite("s3:PutObject", location, e);
+        }
+        catch (RuntimeException e) {
+            abort(location, uploadId);
+            throw e;
+        }
+    }
+
+    private void abort(S3Location location, String uploadId)
+    {
+        try {
+            client.abortMultipartUpload(request -> request.bucket(location.bucket()).key(location.key()).uploadId(uploadId));
+        }
+        catch (SdkException e) {
+            // the bucket's lifecycle rule for incomplete uploads (or the next try) cleans it up
+        }
     }
 
     public Optional<String> write(S3Location location, byte[] bytes, PutCondition condition, S3RequestStats stats)

@@ -23,7 +23,8 @@ final class TestKeyIndexConfig
                 .setBuildMemory(DataSize.of(256, MEGABYTE))
                 .setSpillDirectory(null)
                 .setOrphanRetention(new Duration(1, TimeUnit.HOURS))
-                .setMaxSegments(8));
+                .setMaxSegments(8)
+                .setUploadPartSize(DataSize.of(64, MEGABYTE)));
     }
 
     @Test
@@ -35,12 +36,14 @@ final class TestKeyIndexConfig
                 .put("key-index.spill-directory", "/tmp/spill")
                 .put("key-index.orphan-retention", "5m")
                 .put("key-index.max-segments", "3")
+                .put("key-index.upload-part-size", "8MB")
                 .buildOrThrow();
         assertFullMapping(properties, new KeyIndexConfig()
                 .setEnabled(false)
                 .setBuildMemory(DataSize.of(64, MEGABYTE))
                 .setSpillDirectory("/tmp/spill")
                 .setOrphanRetention(new Duration(5, TimeUnit.MINUTES))
-                .setMaxSegments(3));
+                .setMaxSegments(3)
+                .setUploadPartSize(DataSize.of(8, MEGABYTE)));
     }
 }

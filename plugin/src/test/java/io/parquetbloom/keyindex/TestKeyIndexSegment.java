@@ -139,6 +139,25 @@ final class TestKeyIndexSegment
         }
     }
 
+    @Test
+    void sorterGrowsItsBufferUpToTheBudgetThenSpills()
+            throws IOException
+    {
+        Random random = new Random(11);
+        long[] values = new long[300_000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = random.nextLong() >>> 1;
+        }
+        // 1 MB: 131,072 entries, reached by doubling from 65,536, then spilled twice
+        try (EntrySorter sorter = new EntrySorter(1024 * 1024, directory)) {
+            for (int offset = 0; offset < values.length; offset += 10_000) {
+                sorter.add(Arrays.copyOfRange(values, offset, offset + 10_000), 10_000);
+            }
+            assertThat(sorter.runs()).isEqualTo(2);
+            assertThat(toArray(sorter.sorted())).isEqualTo(Arrays.stream(values).sorted().distinct().toArray());
+        }
+    }
+
     private static long[] toArray(PrimitiveIterator.OfLong iterator)
     {
         List<Long> values = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.parquetbloom.connector.keyindex;
 import com.google.inject.Inject;
 import com.google.inject.Provider;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
@@ -28,7 +29,7 @@ public class CreateKeyIndexProcedure
 
     static {
         try {
-            CREATE = lookup().findVirtual(CreateKeyIndexProcedure.class, "createKeyIndex", methodType(void.class, ConnectorSession.class, String.class, String.class, String.class));
+            CREATE = lookup().findVirtual(CreateKeyIndexProcedure.class, "createKeyIndex", methodType(void.class, ConnectorSession.class, ConnectorAccessControl.class, String.class, String.class, String.class));
         }
         catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
@@ -56,9 +57,12 @@ public class CreateKeyIndexProcedure
                 CREATE.bindTo(this));
     }
 
-    public void createKeyIndex(ConnectorSession session, String schemaName, String tableName, String columnName)
+    public void createKeyIndex(ConnectorSession session, ConnectorAccessControl accessControl, String schemaName, String tableName, String columnName)
     {
-        builder.build(session, table("create_key_index", schemaName, tableName, columnName), columnName);
+        SchemaTableName table = table("create_key_index", schemaName, tableName, columnName);
+        // the index is written into the table's folder: who may not write to the table may not build it
+        accessControl.checkCanInsertIntoTable(null, table);
+        builder.build(session, table, columnName);
     }
 
     static SchemaTableName table(String procedure, String schemaName, String tableName, String columnName)

@@ -2,6 +2,8 @@ package io.parquetbloom.connector.keyindex;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
+import io.trino.spi.connector.ConnectorAccessControl;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
 
 import java.lang.invoke.MethodHandle;
@@ -24,7 +26,7 @@ public class DropKeyIndexProcedure
 
     static {
         try {
-            DROP = lookup().findVirtual(DropKeyIndexProcedure.class, "dropKeyIndex", methodType(void.class, String.class, String.class, String.class));
+            DROP = lookup().findVirtual(DropKeyIndexProcedure.class, "dropKeyIndex", methodType(void.class, ConnectorAccessControl.class, String.class, String.class, String.class));
         }
         catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
@@ -52,8 +54,10 @@ public class DropKeyIndexProcedure
                 DROP.bindTo(this));
     }
 
-    public void dropKeyIndex(String schemaName, String tableName, String columnName)
+    public void dropKeyIndex(ConnectorAccessControl accessControl, String schemaName, String tableName, String columnName)
     {
-        builder.drop(table("drop_key_index", schemaName, tableName, columnName), columnName);
+        SchemaTableName table = table("drop_key_index", schemaName, tableName, columnName);
+        accessControl.checkCanInsertIntoTable(null, table);
+        builder.drop(table, columnName);
     }
 }

@@ -144,17 +144,25 @@ public class KeyIndexBuilder
                 .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
                 .toList();
         Map<String, S3ObjectInfo> listed = listedByPath(table);
-        Set<String> covered = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed).coveredPaths();
+        KeyIndexState.Coverage coverage = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed);
+        Set<String> covered = coverage.coveredPaths();
+        // files read before at this version that could not be indexed are not read again
         List<LakeFile> toRead = table.files().stream()
-                .filter(file -> !covered.contains(KeyIndexLocations.relativePath(table.location(), file.object().location())))
+                .filter(file -> {
+                    String path = KeyIndexLocations.relativePath(table.location(), file.object().location());
+                    return !covered.contains(path) && !coverage.unindexablePaths().contains(path);
+                })
                 .toList();
         KeyIndexPointer base = new KeyIndexPointer(column.name(), kept.stream().map(KeyIndexState.LoadedSegment::reference).toList());
         log.info("Key index of %s.%s: %d files listed, %d covered, %d to read", name, column.name(), table.files().size(), covered.size(), toRead.size());
         Optional<KeyIndexPointer.Segment> added = Optional.empty();
         int notIndexed = 0;
         if (!toRead.isEmpty()) {
-            Optional<String> knownType = kept.stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
-            NewSegment segment = writeSegment(session, table, column, toRead, knownType, start, stats);
+            // deltas hash in the newest segment's type, so compaction can merge them; their hash keeps as many bits as
+            // the whole index needs, so merging never cuts it shorter than a lookup of the whole table wants
+            Optional<String> knownType = kept.reversed().stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
+            long indexedEntries = kept.stream().mapToLong(loaded -> loaded.segment().entries()).sum();
+            NewSegment segment = writeSegment(session, table, column, toRead, knownType, indexedEntries, start, stats);
             added = Optional.of(segment.reference());
             notIndexed = segment.notIndexed();
         }
@@ -248,14 +256,14 @@ public class KeyIndexBuilder
         }
     }
 
-    private NewSegment writeSegment(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long start, S3RequestStats stats)
+    private NewSegment writeSegment(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, S3RequestStats stats)
     {
         List<FileFooter> footers = readFooters(table, column, files, stats);
         PrimitiveType indexType = indexType(table, column, footers, knownType);
         long rowGroups = footers.stream().mapToLong(FileFooter::rowGroups).sum();
         long rows = footers.stream().flatMapToLong(footer -> Arrays.stream(footer.rowCounts())).sum();
         int rowGroupBits = KeyIndexFormat.rowGroupBits(rowGroups);
-        int hashBits = KeyIndexFormat.hashBits(rows, rowGroupBits);
+        int hashBits = KeyIndexFormat.hashBits(rows + indexedEntries, rowGroupBits);
         Path directory = spillDirectory();
         try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes(), directory)) {
             List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter, stats);
@@ -265,8 +273,8 @@ public class KeyIndexBuilder
                 KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
                 String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
                 S3Location location = KeyIndexLocations.segment(table.location(), column.name(), name);
-                String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.Absent(), stats)
-                        .orElseThrow(() -> new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Segment %s already exists".formatted(location)));
+                // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
+                String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
                 int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
                 log.info("Key index of %s.%s: segment %s written: %d entries, %d bytes (%.2f bytes per entry), %d pages, %d bytes spilled", table.name(), column.name(), name, written.entries(), written.size(), written.entries() == 0 ? 0.0 : (double) written.size() / written.entries(), written.pages(), sorter.spilledBytes());
                 return new NewSegment(new KeyIndexPointer.Segment(name, written.size(), etag, written.trailerBytes(), indexed.size(), written.entries(), header.builtAtMillis(), (System.nanoTime() - start) / 1_000_000), notIndexed);
@@ -395,6 +403,10 @@ public class KeyIndexBuilder
             KeyIndexState current = KeyIndexState.read(indexReader, store, table.location(), column, stats);
             etag = current.pointerEtag();
             KeyIndexPointer theirs = current.pointer().orElse(new KeyIndexPointer(column, List.of()));
+            if (added.isPresent() && theirs.segments().contains(added.get())) {
+                // our own PUT landed and its answer was lost (the SDK's retry then met our pointer)
+                return theirs;
+            }
             pointer = added.map(theirs::withSegment).orElse(theirs);
         }
         throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s: the pointer %s kept changing under %d attempts to replace it; run create_key_index again".formatted(table.name(), column, location, MAX_POINTER_ATTEMPTS));

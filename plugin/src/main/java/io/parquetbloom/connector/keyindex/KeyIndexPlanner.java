@@ -43,6 +43,7 @@ public final class KeyIndexPlanner
     private final S3RequestStats requests;
     private final AtomicLong pagesRead = new AtomicLong();
     private final AtomicLong bytesRead = new AtomicLong();
+    private final AtomicLong pageCacheHits = new AtomicLong();
     private final AtomicLong filesCovered = new AtomicLong();
     private final AtomicLong filesUncovered = new AtomicLong();
     private final AtomicLong rowGroupsPruned = new AtomicLong();
@@ -75,17 +76,24 @@ public final class KeyIndexPlanner
         if (columns.isEmpty()) {
             return Optional.empty();
         }
-        Map<String, S3ObjectInfo> listed = new HashMap<>();
-        for (S3ObjectInfo object : candidates) {
-            listed.put(KeyIndexLocations.relativePath(table, object.location()), object);
-        }
-        for (Map.Entry<PruningPlan.DataColumn, Domain> column : columns) {
-            Optional<KeyIndexSelection> selection = select(column.getKey().name(), column.getValue(), plan.options().maxBloomValues(), listed);
-            if (selection.isPresent()) {
-                return Optional.of(record(selection.get(), candidates.size()));
+        try {
+            Map<String, S3ObjectInfo> listed = new HashMap<>();
+            for (S3ObjectInfo object : candidates) {
+                listed.put(KeyIndexLocations.relativePath(table, object.location()), object);
             }
+            for (Map.Entry<PruningPlan.DataColumn, Domain> column : columns) {
+                Optional<KeyIndexSelection> selection = select(column.getKey().name(), column.getValue(), plan.options().maxBloomValues(), listed);
+                if (selection.isPresent()) {
+                    return Optional.of(record(selection.get(), candidates.size()));
+                }
+            }
+            return Optional.empty();
         }
-        return Optional.empty();
+        catch (RuntimeException e) {
+            unusable.incrementAndGet();
+            log.warn(e, "Key index of %s not used", table);
+            return Optional.empty();
+        }
     }
 
     private Optional<KeyIndexSelection> select(String column, Domain domain, int maxValues, Map<String, S3ObjectInfo> listed)
@@ -109,6 +117,7 @@ public final class KeyIndexPlanner
     {
         pagesRead.addAndGet(selection.pagesRead());
         bytesRead.addAndGet(selection.bytesRead());
+        pageCacheHits.addAndGet(selection.pageCacheHits());
         filesCovered.addAndGet(selection.covered().size());
         filesUncovered.addAndGet(candidates - selection.covered().size());
         ImmutableMap.Builder<String, KeyIndexSelection.CoveredFile> byLocation = ImmutableMap.builder();
@@ -130,6 +139,7 @@ public final class KeyIndexPlanner
         return ImmutableMap.of(
                 "keyIndexPagesRead", new LongCount(pagesRead.get()),
                 "keyIndexBytesRead", new LongCount(bytesRead.get()),
+                "keyIndexPageCacheHits", new LongCount(pageCacheHits.get()),
                 "rowGroupsPrunedByKeyIndex", new LongCount(rowGroupsPruned.get()),
                 "filesCoveredByKeyIndex", new LongCount(filesCovered.get()),
                 "filesUncovered", new LongCount(filesUncovered.get()),
