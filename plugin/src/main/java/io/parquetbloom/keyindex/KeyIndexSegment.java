@@ -221,8 +221,17 @@ public final class KeyIndexSegment
             throws KeyIndexUnusableException
     {
         int rowGroupBits = header.rowGroupBits();
+        // entries and hashes both ascend: one walk over both (2,000 probed hashes against a page of 16,000 entries)
+        int next = 0;
         for (long value : entries(page, bytes, offset)) {
-            if (Arrays.binarySearch(truncatedHashes, value >>> rowGroupBits) >= 0) {
+            long hash = value >>> rowGroupBits;
+            while (next < truncatedHashes.length && truncatedHashes[next] < hash) {
+                next++;
+            }
+            if (next == truncatedHashes.length) {
+                return;
+            }
+            if (truncatedHashes[next] == hash) {
                 emit(value & ((1L << rowGroupBits) - 1), page, matches);
             }
         }

@@ -70,7 +70,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, int keyIndexRefreshFiles) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles) {}
 
     /**
      * @param faults per query, under {@code --faults}: faults injected into its GETs, and (ours only, -1 for Hive)
@@ -160,6 +160,9 @@ public final class LookupBenchmark
         @Option(names = "--key-index", description = "build our catalog's key index of events.device_id (and serials.serial) before the workloads, measured against reading the column once, and refresh it after them")
         boolean keyIndex;
 
+        @Option(names = "--key-index-without-yardstick", description = "with --key-index: do not time reading the key column once")
+        boolean keyIndexWithoutYardstick;
+
         @Option(names = "--key-index-refresh-files", defaultValue = "100", description = "with --key-index: files added (copies) before the refresh that is measured (default: ${DEFAULT-VALUE})")
         int keyIndexRefreshFiles;
 
@@ -185,7 +188,7 @@ public final class LookupBenchmark
         }
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
-                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, flags.keyIndexRefreshFiles);
+                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles);
     }
 
     private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions, long stallMillis)
@@ -268,9 +271,9 @@ public final class LookupBenchmark
                     runner.createCatalog(catalogName(NO_INDEX), "parquet_bloom", oursProperties(ours, NO_INDEX));
                 }
                 if (options.keyIndex()) {
-                    keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "events", "device_id");
+                    keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "events", "device_id", options.keyIndexYardstick());
                     if (serials.isPresent()) {
-                        keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "serials", "serial");
+                        keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "serials", "serial", options.keyIndexYardstick());
                     }
                 }
                 runner.createCatalog("hive", "hive", hiveProperties(hive, true));
@@ -444,7 +447,8 @@ public final class LookupBenchmark
 
         String absent(int index)
         {
-            return DemoDataset.deviceId(-1L - index);
+            // below every hot device (deviceId(-2 - i)) and every key of the IN lists: in no file
+            return DemoDataset.deviceId(-1_000_000_000L - index);
         }
 
         /**

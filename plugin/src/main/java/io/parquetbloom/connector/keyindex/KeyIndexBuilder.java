@@ -60,6 +60,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -265,7 +266,8 @@ public class KeyIndexBuilder
         int rowGroupBits = KeyIndexFormat.rowGroupBits(rowGroups);
         int hashBits = KeyIndexFormat.hashBits(rows + indexedEntries, rowGroupBits);
         Path directory = spillDirectory();
-        try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes(), directory)) {
+        // half the build memory sorts entries, half holds the row groups being hashed
+        try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes() / 2, directory)) {
             List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter, stats);
             Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
             try {
@@ -329,13 +331,15 @@ public class KeyIndexBuilder
         ParquetBloomTableHandle handle = new ParquetBloomTableHandle(table.name().getSchemaName(), table.name().getTableName(), TupleDomain.all());
         KeyColumnHasher hasher = new KeyColumnHasher(pageSources, metadataReader, resolver, session, handle, column, indexType, flusher.epoch(), stats);
         Progress progress = new Progress(table.name(), column.name(), footers.size());
+        // row groups being hashed hold their values' hashes and a reader's buffers: at most half the build memory
+        InFlightMemory inFlight = new InFlightMemory(config.getBuildMemory().toBytes() / 2);
         List<Callable<IndexedFile>> tasks = new ArrayList<>();
         long base = 0;
         for (FileFooter footer : footers) {
             long fileBase = base;
             base += footer.rowGroups();
             tasks.add(() -> {
-                IndexedFile file = hashFile(table, footer, hasher, fileBase, rowGroupBits, hashBits, sorter);
+                IndexedFile file = hashFile(table, footer, hasher, fileBase, rowGroupBits, hashBits, sorter, inFlight);
                 progress.fileDone(file);
                 return file;
             });
@@ -350,15 +354,23 @@ public class KeyIndexBuilder
         }
     }
 
-    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter)
-            throws IOException
+    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight)
+            throws IOException, InterruptedException
     {
         S3ObjectInfo object = footer.file().object();
         int rowGroups = footer.rowGroups();
         // without an ETag a rewrite of the same size would look covered: such a file is never indexed
         boolean indexed = footer.readable() && object.hasEtag();
         for (int rowGroup = 0; indexed && footer.field().isPresent() && rowGroup < rowGroups; rowGroup++) {
-            Optional<long[]> hashes = hasher.hashes(object, rowGroup);
+            Optional<long[]> hashes;
+            long bytes = InFlightMemory.estimate(footer.rowCounts()[rowGroup]);
+            inFlight.acquire(bytes);
+            try {
+                hashes = hasher.hashes(object, rowGroup);
+            }
+            finally {
+                inFlight.release(bytes);
+            }
             if (hashes.isEmpty()) {
                 indexed = false;
                 break;
@@ -446,6 +458,48 @@ public class KeyIndexBuilder
         catch (KeyIndexUnusableException e) {
             // an unreadable pointer names nothing a reader could use
             return Set.of();
+        }
+    }
+
+    /**
+     * A byte budget for row groups being hashed at once, on top of the files' concurrency: 128 row groups of 250,000
+     * keys would hold about 1 GB of hashes and buffers.
+     */
+    private static final class InFlightMemory
+    {
+        // a reader's buffers (pages, decompression) beside the values' hashes
+        private static final long READER_BYTES = 1L << 20;
+
+        private final Semaphore kilobytes;
+        private final int total;
+
+        InFlightMemory(long bytes)
+        {
+            this.total = (int) Math.max(1, Math.min(Integer.MAX_VALUE, bytes >> 10));
+            this.kilobytes = new Semaphore(total);
+        }
+
+        static long estimate(long rows)
+        {
+            // a hash per row, twice while the distinct ones are sorted out
+            return rows * 2 * Long.BYTES + READER_BYTES;
+        }
+
+        void acquire(long bytes)
+                throws InterruptedException
+        {
+            kilobytes.acquire(permits(bytes));
+        }
+
+        void release(long bytes)
+        {
+            kilobytes.release(permits(bytes));
+        }
+
+        private int permits(long bytes)
+        {
+            // one row group larger than the whole budget still runs, alone
+            return (int) Math.min(total, Math.max(1, bytes >> 10));
         }
     }
 
