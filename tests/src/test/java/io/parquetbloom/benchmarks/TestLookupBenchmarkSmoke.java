@@ -21,10 +21,10 @@ final class TestLookupBenchmarkSmoke
         LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke"});
         List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
         Set<String> workloads = results.stream().map(LookupBenchmark.Result::workload).collect(Collectors.toSet());
-        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "in_2000_spread", "join_dynamic_filter", "range_control", "full_scan", "filter_advice", "concurrency", "serial_absent", "serial_present");
-        // 10 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, the advice on ours, and
+        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "in_2000_spread", "in_2000_absent", "join_dynamic_filter", "range_control", "full_scan", "filter_advice", "concurrency", "serial_absent", "serial_present");
+        // 11 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, the advice on ours, and
         // concurrency for ours and Hive
-        assertThat(results).hasSize(10 * 3 * 3 + 3 + 2);
+        assertThat(results).hasSize(11 * 3 * 3 + 3 + 2);
         // a new absent serial on a dictionary column without filters: the cached dictionaries answer, no GET
         assertThat(result(results, "serial_absent", "warm").gets()).isZero();
         assertThat(result(results, "serial_absent", "warm").filesScheduled()).isZero();
@@ -56,6 +56,19 @@ final class TestLookupBenchmarkSmoke
         assertThat(results).filteredOn(result -> result.catalog().equals("hive")).allMatch(result -> result.faults().retries() < 0);
         assertThat(results).filteredOn(result -> result.catalog().equals("parquet_bloom")).allMatch(result -> result.faults().retries() >= 0);
         assertThat(LookupBenchmark.faultsMarkdown(options.faults().orElseThrow(), results)).contains("slowdown 0.05, cut 0.02", "| present_key | warm | hive |");
+    }
+
+    @Test
+    void smokeRunWithKeyIndex()
+            throws Exception
+    {
+        // ours with the index built before the workloads, beside ours without it; then a refresh after 2 files added
+        LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke", "--key-index", "--key-index-refresh-files", "2", "--catalogs", "parquet_bloom,parquet_bloom_no_index", "--workloads", "absent_key,in_2000_absent"});
+        List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
+        assertThat(results).hasSize(2 * 2 * 3);
+        // absent keys: no file scheduled with the index, in any phase
+        assertThat(results).filteredOn(result -> result.catalog().equals("parquet_bloom")).allMatch(result -> result.filesScheduled() == 0);
+        assertThat(LookupBenchmark.keyIndexMarkdown(results)).contains("| in_2000_absent | cold |");
     }
 
     private static LookupBenchmark.Result result(List<LookupBenchmark.Result> results, String workload, String phase)

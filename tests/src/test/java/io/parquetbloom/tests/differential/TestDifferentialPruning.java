@@ -96,8 +96,9 @@ final class TestDifferentialPruning
                 .withCoordinatorRunningSplits()
                 // as installed: a GET slower than most is hedged (answers must not depend on which GET wins)
                 .withCatalogProperty("s3.hedged-reads.enabled", "true")
-                // key indexes: merged whenever a refresh leaves three segments; orphans deleted by the next build
-                .withCatalogProperty("key-index.max-segments", "2")
+                // key indexes: merged whenever a refresh adds a segment (compaction at every delta); orphans deleted by
+                // the next build
+                .withCatalogProperty("key-index.max-segments", "1")
                 .withCatalogProperty("key-index.orphan-retention", "0s")
                 .withCatalog("lake_paged", Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB"))
                 .withCatalog("lake_small_splits", Map.of("split.max-size", "1MB"))
