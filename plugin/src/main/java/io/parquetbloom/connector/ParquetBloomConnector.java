@@ -98,6 +98,12 @@ public class ParquetBloomConnector
     }
 
     @Override
+    public List<PropertyMetadata<?>> getTableProperties()
+    {
+        return ParquetBloomTableProperties.properties();
+    }
+
+    @Override
     public Set<Procedure> getProcedures()
     {
         return procedures;

@@ -7,6 +7,7 @@ import io.parquetbloom.connector.system.BloomFilterAdviceTable;
 import io.parquetbloom.connector.system.BloomFiltersTable;
 import io.parquetbloom.connector.system.KeyIndexTable;
 import io.parquetbloom.connector.system.MetadataTableType;
+import io.parquetbloom.connector.system.PropertiesTable;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.keyindex.KeyIndexReader;
@@ -35,6 +36,7 @@ import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.statistics.TableStatistics;
 
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +48,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getAdviceThresholds;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isSchemaUnionByName;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -112,7 +115,7 @@ public class ParquetBloomMetadata
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
         try {
             LakeTable table = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
-            return statisticsReader.read(table, columnHandles(name), executor, stats);
+            return statisticsReader.read(table, columnHandles(session, name), executor, stats);
         }
         catch (RuntimeException e) {
             // statistics only steer the plan: a table they cannot be had for is planned without them
@@ -135,6 +138,7 @@ public class ParquetBloomMetadata
                         case BLOOM_FILTERS -> new BloomFiltersTable(tableName, table, healthScanner, executor);
                         case BLOOM_FILTER_ADVICE -> new BloomFilterAdviceTable(tableName, name.table(), table, healthScanner, queryWindow, executor, getAdviceThresholds(session));
                         case KEY_INDEX -> new KeyIndexTable(tableName, table, keyIndexReader, store);
+                        case PROPERTIES -> new PropertiesTable(tableName, () -> properties(session, name.table()));
                     };
                 });
     }
@@ -143,7 +147,27 @@ public class ParquetBloomMetadata
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
-        return new ConnectorTableMetadata(name, columnHandles(name).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList()));
+        List<ColumnMetadata> columns = columnHandles(session, name).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
+        // SHOW CREATE TABLE prints where the table is, as Iceberg and Delta Lake print theirs
+        Map<String, Object> properties = location(name).map(location -> Map.<String, Object>of(ParquetBloomTableProperties.LOCATION, location.toString())).orElse(Map.of());
+        return new ConnectorTableMetadata(name, columns, properties);
+    }
+
+    /**
+     * The rows of {@code "<table>$properties"}.
+     */
+    private Map<String, String> properties(ConnectorSession session, SchemaTableName name)
+    {
+        LakeTable table = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("location", table.location().toString());
+        Optional<S3Location> registered = lakeTables.registeredLocation(name, stats);
+        properties.put("registered", Boolean.toString(registered.isPresent()));
+        properties.put("registry", lakeTables.registryLocation().toString());
+        properties.put("data_files", Integer.toString(table.files().size()));
+        table.newestFile().ifPresent(file -> properties.put("newest_file", file.object().location().toString()));
+        properties.put("columns_from", isSchemaUnionByName(session) ? "union of every file's columns by name" : "newest file");
+        return properties;
     }
 
     @Override
@@ -164,7 +188,7 @@ public class ParquetBloomMetadata
     {
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
         ImmutableMap.Builder<String, ColumnHandle> handles = ImmutableMap.builder();
-        for (ParquetBloomColumnHandle column : columnHandles(name)) {
+        for (ParquetBloomColumnHandle column : columnHandles(session, name)) {
             handles.put(column.name(), column);
         }
         return handles.buildOrThrow();
@@ -183,17 +207,17 @@ public class ParquetBloomMetadata
         // each table needs its listing and its first footer (from the node's cache when warm): read side by side on
         // this query's share of metadata.concurrency, and on the calling thread, which would otherwise only wait
         List<Callable<Optional<RelationColumnsMetadata>>> tables = names.stream()
-                .<Callable<Optional<RelationColumnsMetadata>>>map(name -> () -> relationColumns(name))
+                .<Callable<Optional<RelationColumnsMetadata>>>map(name -> () -> relationColumns(session, name))
                 .toList();
         return ParallelTasks.runAll(tables, executor).stream()
                 .flatMap(Optional::stream)
                 .iterator();
     }
 
-    private Optional<RelationColumnsMetadata> relationColumns(SchemaTableName name)
+    private Optional<RelationColumnsMetadata> relationColumns(ConnectorSession session, SchemaTableName name)
     {
         try {
-            List<ColumnMetadata> metadata = columnHandles(name).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
+            List<ColumnMetadata> metadata = columnHandles(session, name).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
             return Optional.of(RelationColumnsMetadata.forTable(name, metadata));
         }
         catch (TrinoException e) {
@@ -237,12 +261,12 @@ public class ParquetBloomMetadata
         return locations.computeIfAbsent(name, key -> lakeTables.findTable(key, stats));
     }
 
-    private List<ParquetBloomColumnHandle> columnHandles(SchemaTableName name)
+    private List<ParquetBloomColumnHandle> columnHandles(ConnectorSession session, SchemaTableName name)
     {
         return columns.computeIfAbsent(name, key -> {
             LakeTable table = table(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
             ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();
-            for (TableSchemaReader.DataColumn column : schemaReader.readColumns(table, stats)) {
+            for (TableSchemaReader.DataColumn column : schemaReader.readColumns(table, isSchemaUnionByName(session), executor, stats)) {
                 handles.add(new ParquetBloomColumnHandle(column.name(), column.type(), false));
             }
             for (PartitionColumn partition : table.partitionColumns()) {

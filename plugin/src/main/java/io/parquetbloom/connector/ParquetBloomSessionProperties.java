@@ -7,6 +7,7 @@ import io.parquetbloom.health.AdviceThresholds;
 import io.parquetbloom.health.HealthConfig;
 import io.parquetbloom.keyindex.KeyIndexConfig;
 import io.parquetbloom.pruning.PruningConfig;
+import io.parquetbloom.table.LakeConfig;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.session.PropertyMetadata;
@@ -37,13 +38,15 @@ public final class ParquetBloomSessionProperties
     public static final String ADVICE_MIN_QUERY_SHARE = "bloom_filter_advice_min_query_share";
     public static final String ADVICE_TARGET_FPP = "bloom_filter_advice_target_fpp";
     public static final String KEY_INDEX_ENABLED = "key_index_enabled";
+    public static final String SCHEMA_UNION_BY_NAME = "schema_union_by_name";
 
     private final List<PropertyMetadata<?>> sessionProperties;
 
     @Inject
-    public ParquetBloomSessionProperties(PruningConfig config, HealthConfig healthConfig, KeyIndexConfig keyIndexConfig)
+    public ParquetBloomSessionProperties(PruningConfig config, HealthConfig healthConfig, KeyIndexConfig keyIndexConfig, LakeConfig lakeConfig)
     {
         sessionProperties = ImmutableList.of(
+                booleanProperty(SCHEMA_UNION_BY_NAME, "A table's columns are the union of every file's columns by name, rather than its newest file's", lakeConfig.isSchemaUnionByName(), false),
                 booleanProperty(BLOOM_FILTER_ENABLED, "Prune row groups with Parquet bloom filters", config.isBloomFilterEnabled(), false),
                 booleanProperty(STATISTICS_PRUNING_ENABLED, "Prune row groups with min/max statistics", config.isStatisticsPruningEnabled(), false),
                 integerProperty(BLOOM_FILTER_MAX_VALUES, "Most values of one column to probe bloom filters with", config.getBloomFilterMaxValues(), value -> {
@@ -90,6 +93,11 @@ public final class ParquetBloomSessionProperties
     public static boolean isStatisticsPruningEnabled(ConnectorSession session)
     {
         return session.getProperty(STATISTICS_PRUNING_ENABLED, Boolean.class);
+    }
+
+    public static boolean isSchemaUnionByName(ConnectorSession session)
+    {
+        return session.getProperty(SCHEMA_UNION_BY_NAME, Boolean.class);
     }
 
     public static boolean isKeyIndexEnabled(ConnectorSession session)

@@ -23,9 +23,11 @@ import io.trino.parquet.metadata.PrunedBlockMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.DoubleType;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
@@ -75,6 +77,20 @@ public final class RowGroupPruner
     }
 
     /**
+     * A REAL column of an older file read as the table's DOUBLE (schema evolution) prunes nothing: trino-parquet's
+     * statistics and dictionary predicates take a DOUBLE domain's values to be doubles, which a FLOAT chunk's are not.
+     */
+    private static Map<String, org.apache.parquet.schema.Type> withoutWidenedFloats(Map<String, org.apache.parquet.schema.Type> fileFields, Map<String, Domain> domains)
+    {
+        Map<String, org.apache.parquet.schema.Type> kept = new HashMap<>(fileFields);
+        kept.entrySet().removeIf(entry -> entry.getValue().isPrimitive()
+                && entry.getValue().asPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.FLOAT
+                && domains.containsKey(entry.getKey())
+                && domains.get(entry.getKey()).getType() instanceof DoubleType);
+        return kept;
+    }
+
+    /**
      * The row groups of {@code file} within {@code scope} that may hold rows the plan accepts. Never throws for
      * statistics or filters it cannot read or fetch: those keep their row groups and are counted.
      */
@@ -90,8 +106,9 @@ public final class RowGroupPruner
      * @param fileFields the file's fields of the table's columns it stores readably as the table's types, by column
      * name (see {@link PruningPlan#constrainedFieldsIn}); fields of columns the plan does not constrain are ignored
      */
-    public RowGroupSelection prune(ParquetFileMetadata file, PruningPlan plan, RowGroupScope scope, Map<String, org.apache.parquet.schema.Type> fileFields, ReadStats readStats)
+    public RowGroupSelection prune(ParquetFileMetadata file, PruningPlan plan, RowGroupScope scope, Map<String, org.apache.parquet.schema.Type> resolvedFields, ReadStats readStats)
     {
+        Map<String, org.apache.parquet.schema.Type> fileFields = withoutWidenedFloats(resolvedFields, plan.domainsOf(resolvedFields));
         Map<String, Domain> domains = plan.domainsOf(fileFields);
         PruningStats stats = new PruningStats();
         List<Integer> survivors = switch (scope) {

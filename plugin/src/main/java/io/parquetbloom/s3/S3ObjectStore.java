@@ -108,7 +108,7 @@ public class S3ObjectStore
     /**
      * The first page of a recursive listing of {@code prefix}, and the token of the next page when more objects follow.
      */
-    public record ListingPage(List<S3ObjectInfo> objects, Optional<String> continuationToken)
+    public record ListingPage(List<ListedObject> objects, Optional<String> continuationToken)
     {
         public ListingPage
         {
@@ -141,10 +141,10 @@ public class S3ObjectStore
      * The pages of a recursive listing that follow {@code continuationToken}, all of them, in whatever order the store
      * answers: continuation tokens, unlike {@code start-after}, need no key order.
      */
-    public List<S3ObjectInfo> listRemaining(S3Location prefix, String continuationToken, S3RequestStats stats)
+    public List<ListedObject> listRemaining(S3Location prefix, String continuationToken, S3RequestStats stats)
     {
         S3Location folder = prefix.asPrefix();
-        ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+        ImmutableList.Builder<ListedObject> objects = ImmutableList.builder();
         Optional<String> token = Optional.of(continuationToken);
         while (token.isPresent()) {
             ListObjectsV2Response response = listPage(folder, false, null, token.get(), stats);
@@ -158,23 +158,37 @@ public class S3ObjectStore
      * Every object below {@code prefix} with the time it was last written, all pages: for housekeeping of a few
      * objects (an index folder), not for tables.
      */
-    public List<AgedObject> listWithAges(S3Location prefix, S3RequestStats stats)
+    public List<ListedObject> listWithAges(S3Location prefix, S3RequestStats stats)
     {
         S3Location folder = prefix.asPrefix();
-        ImmutableList.Builder<AgedObject> objects = ImmutableList.builder();
+        ImmutableList.Builder<ListedObject> objects = ImmutableList.builder();
         String token = null;
         do {
             ListObjectsV2Response response = listPage(folder, false, null, token, stats);
-            response.contents().forEach(object -> objects.add(new AgedObject(
-                    new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())),
-                    object.lastModified() == null ? Instant.EPOCH : object.lastModified())));
+            objects.addAll(objectsOf(folder, response));
             token = nextToken(folder, response).orElse(null);
         }
         while (token != null);
         return objects.build();
     }
 
-    public record AgedObject(S3ObjectInfo object, Instant lastModified) {}
+    /**
+     * An object as a listing gives it: its version and when it was written ({@link Instant#EPOCH} when the store
+     * does not say).
+     */
+    public record ListedObject(S3ObjectInfo object, Instant lastModified)
+    {
+        public ListedObject
+        {
+            requireNonNull(object, "object is null");
+            requireNonNull(lastModified, "lastModified is null");
+        }
+
+        public String key()
+        {
+            return object.location().key();
+        }
+    }
 
     /**
      * The objects below {@code prefix}, recursively, whose keys come after {@code startAfter} and not after
@@ -182,27 +196,27 @@ public class S3ObjectStore
      * stops at the first key past {@code lastKey}, which is right only if keys arrive strictly increasing: a key that
      * does not is an {@link UnorderedListingException}, never a silently short or repeated range.
      */
-    public List<S3ObjectInfo> listObjectsBetween(S3Location prefix, Optional<String> startAfter, Optional<String> lastKey, S3RequestStats stats)
+    public List<ListedObject> listObjectsBetween(S3Location prefix, Optional<String> startAfter, Optional<String> lastKey, S3RequestStats stats)
     {
         S3Location folder = prefix.asPrefix();
-        ImmutableList.Builder<S3ObjectInfo> objects = ImmutableList.builder();
+        ImmutableList.Builder<ListedObject> objects = ImmutableList.builder();
         Optional<String> previous = startAfter;
         String continuationToken = null;
         do {
             ListObjectsV2Response response = listPage(folder, false, continuationToken == null ? startAfter.orElse(null) : null, continuationToken, stats);
-            List<S3ObjectInfo> page = objectsOf(folder, response);
+            List<ListedObject> page = objectsOf(folder, response);
             int outOfOrder = firstOutOfOrder(page, previous);
             if (outOfOrder >= 0) {
-                throw new UnorderedListingException(folder, outOfOrder == 0 ? previous.orElseThrow() : page.get(outOfOrder - 1).location().key(), page.get(outOfOrder).location().key());
+                throw new UnorderedListingException(folder, outOfOrder == 0 ? previous.orElseThrow() : page.get(outOfOrder - 1).key(), page.get(outOfOrder).key());
             }
-            for (S3ObjectInfo object : page) {
-                if (lastKey.isPresent() && compareKeys(object.location().key(), lastKey.get()) > 0) {
+            for (ListedObject object : page) {
+                if (lastKey.isPresent() && compareKeys(object.key(), lastKey.get()) > 0) {
                     return objects.build();
                 }
                 objects.add(object);
             }
             if (!page.isEmpty()) {
-                previous = Optional.of(page.getLast().location().key());
+                previous = Optional.of(page.getLast().key());
             }
             continuationToken = nextToken(folder, response).orElse(null);
         }
@@ -214,11 +228,11 @@ public class S3ObjectStore
      * Index of the first object whose key does not come strictly after the one before it (or after {@code after}),
      * or -1 when all do.
      */
-    public static int firstOutOfOrder(List<S3ObjectInfo> objects, Optional<String> after)
+    public static int firstOutOfOrder(List<ListedObject> objects, Optional<String> after)
     {
         String previous = after.orElse(null);
         for (int i = 0; i < objects.size(); i++) {
-            String key = objects.get(i).location().key();
+            String key = objects.get(i).key();
             if (previous != null && compareKeys(previous, key) >= 0) {
                 return i;
             }
@@ -247,10 +261,12 @@ public class S3ObjectStore
         return Optional.of(response.nextContinuationToken());
     }
 
-    private static List<S3ObjectInfo> objectsOf(S3Location folder, ListObjectsV2Response response)
+    private static List<ListedObject> objectsOf(S3Location folder, ListObjectsV2Response response)
     {
         return response.contents().stream()
-                .map(object -> new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())))
+                .map(object -> new ListedObject(
+                        new S3ObjectInfo(new S3Location(folder.bucket(), object.key()), object.size(), stripQuotes(object.eTag())),
+                        object.lastModified() == null ? Instant.EPOCH : object.lastModified()))
                 .collect(ImmutableList.toImmutableList());
     }
 

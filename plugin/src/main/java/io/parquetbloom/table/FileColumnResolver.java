@@ -2,7 +2,9 @@ package io.parquetbloom.table;
 
 import com.google.inject.Inject;
 import io.trino.spi.type.BigintType;
+import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.RealType;
 import io.trino.spi.type.SmallintType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
@@ -15,7 +17,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Finds a table column in one file's schema: by name without regard to case, readable as the table's type when the
- * types are equal or the file holds a narrower integer (schema evolution, e.g. INT32 files in a BIGINT table).
+ * types are equal or the file holds a narrower integer or a REAL where the table has DOUBLE (schema evolution, e.g.
+ * INT32 files in a BIGINT table): widenings that keep every value exactly, as trino-parquet reads them.
  */
 public final class FileColumnResolver
 {
@@ -60,7 +63,32 @@ public final class FileColumnResolver
         if (fileType.equals(tableType)) {
             return true;
         }
+        if (fileType instanceof RealType && tableType instanceof DoubleType) {
+            return true;
+        }
         return integerRank(fileType) > 0 && integerRank(tableType) > integerRank(fileType);
+    }
+
+    /**
+     * Whether a column of {@code fileType} is read as {@code tableType} by widening (a narrower integer, a REAL).
+     */
+    public static boolean widens(Type fileType, Type tableType)
+    {
+        return !fileType.equals(tableType) && readableAs(fileType, tableType);
+    }
+
+    /**
+     * The type both can be read as without loss, if any: the wider of two integers, DOUBLE for REAL and DOUBLE.
+     */
+    public static Optional<Type> widest(Type left, Type right)
+    {
+        if (readableAs(left, right)) {
+            return Optional.of(right);
+        }
+        if (readableAs(right, left)) {
+            return Optional.of(left);
+        }
+        return Optional.empty();
     }
 
     private static int integerRank(Type type)

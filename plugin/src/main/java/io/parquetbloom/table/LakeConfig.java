@@ -6,14 +6,22 @@ import io.airlift.units.Duration;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 
+import java.util.Optional;
+
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 /**
- * Where the lake is and how long its listings are trusted.
+ * Where the lake is, where registered tables are recorded, how long listings are trusted, and how a table's columns
+ * follow its files.
  */
 public class LakeConfig
 {
+    private static final String LOCATION_PATTERN = "s3a?://[a-z0-9][a-z0-9.\\-_]{1,254}(/.*)?";
+
     private String location;
+    private String tableRegistryLocation;
+    private boolean registerTableProcedureEnabled = true;
+    private boolean schemaUnionByName;
     private Duration listingCacheTtl = new Duration(0, SECONDS);
 
     @NotNull
@@ -33,7 +41,52 @@ public class LakeConfig
     @AssertTrue(message = "location must be s3://bucket/ or s3://bucket/prefix/")
     public boolean isLocationValid()
     {
-        return location == null || location.matches("s3a?://[a-z0-9][a-z0-9.\\-_]{1,254}(/.*)?");
+        return location == null || location.matches(LOCATION_PATTERN);
+    }
+
+    public Optional<String> getTableRegistryLocation()
+    {
+        return Optional.ofNullable(tableRegistryLocation);
+    }
+
+    @Config("table-registry.location")
+    @ConfigDescription("Where register_table records tables, s3://bucket/prefix/ (default: _parquet_bloom_registry/ under location); set it to keep the connector's writes out of a read-only lake")
+    public LakeConfig setTableRegistryLocation(String tableRegistryLocation)
+    {
+        this.tableRegistryLocation = tableRegistryLocation;
+        return this;
+    }
+
+    @AssertTrue(message = "table-registry.location must be s3://bucket/ or s3://bucket/prefix/")
+    public boolean isTableRegistryLocationValid()
+    {
+        return tableRegistryLocation == null || tableRegistryLocation.matches(LOCATION_PATTERN);
+    }
+
+    public boolean isRegisterTableProcedureEnabled()
+    {
+        return registerTableProcedureEnabled;
+    }
+
+    @Config("register-table-procedure.enabled")
+    @ConfigDescription("Allow CALL system.register_table and system.unregister_table (each still checked by access control as CREATE TABLE and DROP TABLE)")
+    public LakeConfig setRegisterTableProcedureEnabled(boolean registerTableProcedureEnabled)
+    {
+        this.registerTableProcedureEnabled = registerTableProcedureEnabled;
+        return this;
+    }
+
+    public boolean isSchemaUnionByName()
+    {
+        return schemaUnionByName;
+    }
+
+    @Config("schema.union-by-name")
+    @ConfigDescription("A table's columns are the union of every file's columns by name (reads every footer), rather than the columns of its newest file")
+    public LakeConfig setSchemaUnionByName(boolean schemaUnionByName)
+    {
+        this.schemaUnionByName = schemaUnionByName;
+        return this;
     }
 
     @NotNull

@@ -6,6 +6,7 @@ import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -29,5 +30,14 @@ public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile
         files = List.copyOf(requireNonNull(files, "files is null"));
         partitionColumns = List.copyOf(requireNonNull(partitionColumns, "partitionColumns is null"));
         keyIndexPointers = Map.copyOf(requireNonNull(keyIndexPointers, "keyIndexPointers is null"));
+    }
+
+    /**
+     * The file written last ({@link LakeFile#WRITE_ORDER}): a writer that evolves the schema writes its newest
+     * columns there, so the table's columns follow it.
+     */
+    public Optional<LakeFile> newestFile()
+    {
+        return files.stream().max(LakeFile.WRITE_ORDER);
     }
 }

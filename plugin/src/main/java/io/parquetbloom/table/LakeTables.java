@@ -7,6 +7,7 @@ import com.google.inject.Inject;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.cache.EvictableCacheBuilder;
 import io.trino.spi.TrinoException;
@@ -15,6 +16,7 @@ import io.trino.spi.connector.SchemaTableName;
 import java.io.ByteArrayOutputStream;
 import java.net.URLDecoder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +30,8 @@ import java.util.function.Supplier;
 import static com.google.common.base.Throwables.throwIfUnchecked;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCATION;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_TABLE_EMPTY;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT;
 import static io.trino.cache.CacheUtils.invalidateAllIf;
 import static io.trino.cache.CacheUtils.uncheckedCacheGet;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -35,10 +39,11 @@ import static java.util.Objects.requireNonNull;
 import static java.util.stream.Collectors.joining;
 
 /**
- * The lake's layout: schemas are the first-level prefixes under the root location, tables the second-level ones,
- * and every {@code *.parquet} object below a table prefix is table data. {@code key=value} folders are partitions;
- * names starting with {@code _} or {@code .} are ignored. Trino names are lower case; folders are matched without
- * regard to case.
+ * The lake's tables: those registered at any prefix ({@link TableRegistry}), and those found by the layout, where
+ * schemas are the first-level prefixes under the root location and tables the second-level ones. Below a table's
+ * prefix every data object ({@link DataFileNames}) is table data; {@code key=value} folders are partitions; names
+ * starting with {@code _} or {@code .} are ignored; a table format's folder ({@link TableFormat}) is refused. Trino
+ * names are lower case; folders are matched without regard to case.
  */
 public class LakeTables
 {
@@ -50,16 +55,23 @@ public class LakeTables
     public static final String KEY_INDEX_POINTER = "_pointer";
 
     private final S3ObjectStore store;
+    private final TableRegistry registry;
     private final TableObjectLister lister;
     private final S3Location root;
     // with metadata.listing-cache-ttl=0 these cache nothing and every call lists
     private final Cache<SchemaTableName, Optional<LakeTable>> listings;
     private final Cache<SchemaTableName, Optional<S3Location>> locations;
 
-    @Inject
     public LakeTables(LakeConfig config, S3ObjectStore store)
     {
+        this(config, store, new TableRegistry(config, store));
+    }
+
+    @Inject
+    public LakeTables(LakeConfig config, S3ObjectStore store, TableRegistry registry)
+    {
         this.store = requireNonNull(store, "store is null");
+        this.registry = requireNonNull(registry, "registry is null");
         this.lister = new TableObjectLister(store);
         this.root = S3Location.parse(config.getLocation()).asPrefix();
         long ttlMillis = config.getListingCacheTtl().toMillis();
@@ -78,28 +90,54 @@ public class LakeTables
 
     public List<String> listSchemas(S3RequestStats stats)
     {
-        return visibleLowerCase(store.listChildPrefixes(root, stats));
+        List<String> rootFolders = store.listChildPrefixes(root, stats);
+        List<String> schemas = new ArrayList<>(visibleLowerCase(rootFolders));
+        if (registry.mayHoldTables(rootFolders)) {
+            schemas.addAll(registry.listSchemas(stats));
+        }
+        return schemas.stream().distinct().sorted().collect(ImmutableList.toImmutableList());
     }
 
+    /**
+     * The tables of {@code schema}: its folders and the tables registered in it.
+     */
     public List<String> listTables(String schema, S3RequestStats stats)
     {
-        return findFolder(root, schema, stats)
+        List<String> rootFolders = store.listChildPrefixes(root, stats);
+        List<String> tables = new ArrayList<>();
+        matchFolder(root, rootFolders, schema)
                 .map(folder -> visibleLowerCase(store.listChildPrefixes(folder, stats)))
-                .orElse(ImmutableList.of());
+                .ifPresent(tables::addAll);
+        if (registry.mayHoldTables(rootFolders)) {
+            tables.addAll(registry.listTables(schema, stats));
+        }
+        return tables.stream().distinct().sorted().collect(ImmutableList.toImmutableList());
     }
 
     public boolean schemaExists(String schema, S3RequestStats stats)
     {
-        return findFolder(root, schema, stats).isPresent();
+        List<String> rootFolders = store.listChildPrefixes(root, stats);
+        return matchFolder(root, rootFolders, schema).isPresent()
+                || (registry.mayHoldTables(rootFolders) && !registry.listTables(schema, stats).isEmpty());
     }
 
     /**
-     * The table's folder, found with two delimited listings (schema, then table) and never a listing of its files.
+     * The table's folder: its registered location, or the folder found by the layout {@code <location>/<schema>/<table>/}
+     * with two delimited listings (the root, then the schema), and never a listing of its files. A registration
+     * takes precedence over a folder of the same name. The root's listing also shows whether the default registry
+     * exists: a catalog without registered tables asks nothing more.
      */
     public Optional<S3Location> findTable(SchemaTableName name, S3RequestStats stats)
     {
         return cached(locations, name, () -> {
-            Optional<S3Location> schemaFolder = findFolder(root, name.getSchemaName(), stats);
+            List<String> rootFolders = store.listChildPrefixes(root, stats);
+            if (registry.mayHoldTables(rootFolders)) {
+                Optional<S3Location> registered = registry.find(name, stats);
+                if (registered.isPresent()) {
+                    return registered;
+                }
+            }
+            Optional<S3Location> schemaFolder = matchFolder(root, rootFolders, name.getSchemaName());
             if (schemaFolder.isEmpty()) {
                 return Optional.empty();
             }
@@ -113,6 +151,43 @@ public class LakeTables
     public Optional<S3Location> findSchema(String schema, S3RequestStats stats)
     {
         return findFolder(root, schema, stats).map(S3Location::asPrefix);
+    }
+
+    /**
+     * Records {@code name} as the table at {@code location} once its files are readable as a table (Parquet data, no
+     * table format), so that a mistyped prefix fails here rather than at the first query.
+     */
+    public void register(SchemaTableName name, S3Location location, S3RequestStats stats)
+    {
+        LakeTable table = listTable(name, location.asPrefix(), stats);
+        if (table.files().isEmpty()) {
+            throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Cannot register %s: %s holds no data files (see the README's Tables section for which objects are data)".formatted(name, location.asPrefix()));
+        }
+        registry.register(name, location, stats);
+        flushListings(name::equals);
+    }
+
+    /**
+     * Forgets the registration of {@code name}; the table's files stay where they are.
+     */
+    public boolean unregister(SchemaTableName name, S3RequestStats stats)
+    {
+        boolean removed = registry.unregister(name, stats);
+        flushListings(name::equals);
+        return removed;
+    }
+
+    public S3Location registryLocation()
+    {
+        return registry.location();
+    }
+
+    /**
+     * The registered location of {@code name}, asked of the registry now.
+     */
+    public Optional<S3Location> registeredLocation(SchemaTableName name, S3RequestStats stats)
+    {
+        return registry.find(name, stats);
     }
 
     /**
@@ -158,32 +233,29 @@ public class LakeTables
     private LakeTable listTable(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
         S3Location prefix = folder.asPrefix();
-        List<S3ObjectInfo> objects = lister.list(prefix, stats);
+        List<ListedObject> objects = lister.list(prefix, stats);
 
         List<String> partitionKeys = null;
         String firstFile = null;
         List<LakeFile> files = new ArrayList<>();
         Map<String, S3ObjectInfo> keyIndexPointers = new HashMap<>();
-        for (S3ObjectInfo object : objects) {
-            String relative = object.location().key().substring(prefix.key().length());
-            String[] segments = relative.split("/");
-            String fileName = segments[segments.length - 1];
-            if (segments.length == 3 && segments[0].equals(KEY_INDEX_FOLDER) && segments[2].equals(KEY_INDEX_POINTER)) {
-                keyIndexPointers.put(URLDecoder.decode(segments[1], UTF_8), object);
-                continue;
-            }
-            if (!fileName.endsWith(".parquet") || hidden(segments)) {
-                continue;
-            }
-            Map<String, Optional<String>> partitions = new LinkedHashMap<>();
-            for (int i = 0; i < segments.length - 1; i++) {
-                int equals = segments[i].indexOf('=');
-                if (equals > 0) {
-                    String value = unescape(segments[i].substring(equals + 1));
-                    partitions.put(unescape(segments[i].substring(0, equals)).toLowerCase(Locale.ROOT),
-                            value.equals(PartitionValues.HIVE_DEFAULT_PARTITION) ? Optional.empty() : Optional.of(value));
+        for (ListedObject listed : objects) {
+            S3ObjectInfo object = listed.object();
+            String[] segments = object.location().key().substring(prefix.key().length()).split("/", -1);
+            if (segments[0].equals(KEY_INDEX_FOLDER)) {
+                if (segments.length == 3 && segments[2].equals(KEY_INDEX_POINTER)) {
+                    keyIndexPointers.put(URLDecoder.decode(segments[1], UTF_8), object);
                 }
+                continue;
             }
+            Optional<TableFormat.Found> format = TableFormat.detect(segments);
+            if (format.isPresent()) {
+                throw unsupportedFormat(name, prefix, segments, format.get());
+            }
+            if (!DataFileNames.isDataFile(segments, object.size())) {
+                continue;
+            }
+            Map<String, Optional<String>> partitions = partitionValues(segments);
             List<String> keys = List.copyOf(partitions.keySet());
             if (partitionKeys == null) {
                 partitionKeys = keys;
@@ -192,12 +264,27 @@ public class LakeTables
             else if (!partitionKeys.equals(keys)) {
                 throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Table %s: file %s has partition folders %s, but %s has %s".formatted(name, object.location(), keys, firstFile, partitionKeys));
             }
-            files.add(new LakeFile(object, List.copyOf(partitions.values())));
+            files.add(new LakeFile(object, List.copyOf(partitions.values()), listed.lastModified()));
         }
-        if (partitionKeys == null) {
-            partitionKeys = List.of();
-        }
+        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), keyIndexPointers);
+    }
 
+    private static Map<String, Optional<String>> partitionValues(String[] segments)
+    {
+        Map<String, Optional<String>> partitions = new LinkedHashMap<>();
+        for (int i = 0; i < segments.length - 1; i++) {
+            int equals = segments[i].indexOf('=');
+            if (equals > 0) {
+                String value = unescape(segments[i].substring(equals + 1));
+                partitions.put(unescape(segments[i].substring(0, equals)).toLowerCase(Locale.ROOT),
+                        value.equals(PartitionValues.HIVE_DEFAULT_PARTITION) ? Optional.empty() : Optional.of(value));
+            }
+        }
+        return partitions;
+    }
+
+    private static List<PartitionColumn> partitionColumns(List<String> partitionKeys, List<LakeFile> files)
+    {
         List<PartitionColumn> partitionColumns = new ArrayList<>();
         for (int i = 0; i < partitionKeys.size(); i++) {
             int index = i;
@@ -208,7 +295,16 @@ public class LakeTables
                     .toList();
             partitionColumns.add(new PartitionColumn(partitionKeys.get(i), PartitionValues.inferType(values)));
         }
-        return new LakeTable(name, prefix, files, partitionColumns, keyIndexPointers);
+        return partitionColumns;
+    }
+
+    private static TrinoException unsupportedFormat(SchemaTableName name, S3Location prefix, String[] segments, TableFormat.Found found)
+    {
+        String formatFolder = prefix.key() + String.join("/", Arrays.asList(segments).subList(0, found.folderSegments()));
+        S3Location formatTable = new S3Location(prefix.bucket(), formatFolder).asPrefix();
+        return new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT, ("Table %s: %s is a %s table (it holds %s), whose folder keeps files that are no longer part of the table; " +
+                "this connector reads plain Parquet folders only and would return their rows. Read it with Trino's %s connector (connector.name=%s)").formatted(
+                name, formatTable, found.format().displayName(), found.format().marker(), found.format().displayName(), found.format().connectorName()));
     }
 
     /**
@@ -218,7 +314,12 @@ public class LakeTables
      */
     private Optional<S3Location> findFolder(S3Location parent, String name, S3RequestStats stats)
     {
-        List<String> matches = store.listChildPrefixes(parent, stats).stream()
+        return matchFolder(parent, store.listChildPrefixes(parent, stats), name);
+    }
+
+    private static Optional<S3Location> matchFolder(S3Location parent, List<String> children, String name)
+    {
+        List<String> matches = children.stream()
                 .filter(child -> !isHidden(child) && child.equalsIgnoreCase(name))
                 .toList();
         if (matches.size() > 1) {
@@ -229,28 +330,21 @@ public class LakeTables
         return matches.stream().findFirst().map(child -> parent.child(child).asPrefix());
     }
 
+    /**
+     * Folder names that can be schemas or tables: neither hidden nor a partition folder ({@code year=2026}).
+     */
     private static List<String> visibleLowerCase(List<String> names)
     {
         return names.stream()
-                .filter(name -> !isHidden(name))
+                .filter(name -> !isHidden(name) && name.indexOf('=') < 0)
                 .map(name -> name.toLowerCase(Locale.ROOT))
                 .distinct()
                 .collect(ImmutableList.toImmutableList());
     }
 
-    private static boolean hidden(String[] segments)
-    {
-        for (String segment : segments) {
-            if (isHidden(segment)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static boolean isHidden(String name)
     {
-        return name.startsWith("_") || name.startsWith(".");
+        return DataFileNames.isHidden(name) || name.indexOf('=') >= 0;
     }
 
     /**

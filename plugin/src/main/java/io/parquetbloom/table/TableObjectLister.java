@@ -3,8 +3,8 @@ package io.parquetbloom.table;
 import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.s3.S3Location;
-import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.s3.UnorderedListingException;
 import io.trino.spi.TrinoException;
@@ -39,7 +39,7 @@ final class TableObjectLister
     // for every page (S3Proxy's filesystem backend) time out when dozens of walks of 50,000 objects run at once
     static final int MAX_PARALLEL_LISTINGS = 8;
 
-    private static final Comparator<S3ObjectInfo> KEY_ORDER = (left, right) -> S3ObjectStore.compareKeys(left.location().key(), right.location().key());
+    private static final Comparator<ListedObject> KEY_ORDER = (left, right) -> S3ObjectStore.compareKeys(left.key(), right.key());
 
     private final S3ObjectStore store;
 
@@ -48,7 +48,7 @@ final class TableObjectLister
         this.store = requireNonNull(store, "store is null");
     }
 
-    List<S3ObjectInfo> list(S3Location prefix, S3RequestStats stats)
+    List<ListedObject> list(S3Location prefix, S3RequestStats stats)
     {
         S3ObjectStore.ListingPage first = store.listFirstPage(prefix, stats);
         // a page of one key says nothing of the store's order; a directory bucket is known not to sort
@@ -93,20 +93,20 @@ final class TableObjectLister
     /**
      * Page after page by continuation token, which needs no key order; sorted afterwards.
      */
-    private List<S3ObjectInfo> listSerially(S3Location prefix, S3ObjectStore.ListingPage first, S3RequestStats stats)
+    private List<ListedObject> listSerially(S3Location prefix, S3ObjectStore.ListingPage first, S3RequestStats stats)
     {
-        List<S3ObjectInfo> objects = new ArrayList<>(first.objects());
+        List<ListedObject> objects = new ArrayList<>(first.objects());
         first.continuationToken().ifPresent(token -> objects.addAll(store.listRemaining(prefix, token, stats)));
         objects.sort(KEY_ORDER);
         return requireStrictlyIncreasing(prefix, objects);
     }
 
-    private static List<S3ObjectInfo> requireStrictlyIncreasing(S3Location prefix, List<S3ObjectInfo> objects)
+    private static List<ListedObject> requireStrictlyIncreasing(S3Location prefix, List<ListedObject> objects)
     {
         int duplicate = S3ObjectStore.firstOutOfOrder(objects, Optional.empty());
         if (duplicate >= 0) {
             throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Listing %s in bucket %s returned key '%s' more than once (after '%s'); refusing to read the table from a listing that repeats objects".formatted(
-                    prefix.asPrefix(), prefix.bucket(), objects.get(duplicate).location().key(), objects.get(duplicate - 1).location().key()));
+                    prefix.asPrefix(), prefix.bucket(), objects.get(duplicate).key(), objects.get(duplicate - 1).key()));
         }
         return objects;
     }
@@ -114,9 +114,9 @@ final class TableObjectLister
     /**
      * Ranges {@code (-inf, b1], (b1, b2], ..., (bn, +inf)} for strictly increasing bounds: every key in exactly one.
      */
-    private List<S3ObjectInfo> listRanges(S3Location prefix, List<String> bounds, S3RequestStats stats)
+    private List<ListedObject> listRanges(S3Location prefix, List<String> bounds, S3RequestStats stats)
     {
-        List<Callable<List<S3ObjectInfo>>> ranges = new ArrayList<>();
+        List<Callable<List<ListedObject>>> ranges = new ArrayList<>();
         for (int i = 0; i <= bounds.size(); i++) {
             Optional<String> startAfter = i == 0 ? Optional.empty() : Optional.of(bounds.get(i - 1));
             Optional<String> lastKey = i == bounds.size() ? Optional.empty() : Optional.of(bounds.get(i));
@@ -124,7 +124,7 @@ final class TableObjectLister
         }
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             // the calling thread lists too
-            List<List<S3ObjectInfo>> listed = ParallelTasks.runAll(ranges, new BoundedExecutor(threads, MAX_PARALLEL_LISTINGS - 1));
+            List<List<ListedObject>> listed = ParallelTasks.runAll(ranges, new BoundedExecutor(threads, MAX_PARALLEL_LISTINGS - 1));
             return listed.stream().flatMap(List::stream).collect(toImmutableList());
         }
     }
@@ -136,7 +136,7 @@ final class TableObjectLister
      * slash ({@code region=us}) the bounds would not follow the folders' order where a name continues below
      * {@code /} ({@code region=us-east/ < region=us/}, but {@code region=us < region=us-east}), and ranges would overlap.
      */
-    static List<String> keyRangeBounds(List<String> folderKeys, List<S3ObjectInfo> firstPage)
+    static List<String> keyRangeBounds(List<String> folderKeys, List<ListedObject> firstPage)
     {
         List<String> folders = folderKeys.stream()
                 .sorted(S3ObjectStore::compareKeys)
@@ -145,7 +145,7 @@ final class TableObjectLister
         if (folders.size() < 2 || firstPage.isEmpty()) {
             return List.of();
         }
-        String lastListed = firstPage.getLast().location().key();
+        String lastListed = firstPage.getLast().key();
         long reached = folders.stream().filter(folder -> S3ObjectStore.compareKeys(folder, lastListed) <= 0).count();
         long estimatedObjects = firstPage.size() * (long) folders.size() / Math.max(1, reached);
         int ranges = (int) Math.min(Math.min(MAX_PARALLEL_LISTINGS, folders.size()), Math.max(2, (estimatedObjects + firstPage.size() - 1) / firstPage.size()));
@@ -156,10 +156,10 @@ final class TableObjectLister
         return bounds;
     }
 
-    private List<String> keyRangeBounds(S3Location prefix, List<S3ObjectInfo> firstPage, S3RequestStats stats)
+    private List<String> keyRangeBounds(S3Location prefix, List<ListedObject> firstPage, S3RequestStats stats)
     {
         String folderKey = prefix.asPrefix().key();
-        boolean nested = firstPage.stream().anyMatch(object -> object.location().key().indexOf('/', folderKey.length()) >= 0);
+        boolean nested = firstPage.stream().anyMatch(object -> object.key().indexOf('/', folderKey.length()) >= 0);
         if (!nested) {
             return List.of();
         }

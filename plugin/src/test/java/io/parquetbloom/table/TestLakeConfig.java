@@ -19,6 +19,9 @@ final class TestLakeConfig
     {
         assertRecordedDefaults(recordDefaults(LakeConfig.class)
                 .setLocation(null)
+                .setTableRegistryLocation(null)
+                .setRegisterTableProcedureEnabled(true)
+                .setSchemaUnionByName(false)
                 .setListingCacheTtl(new Duration(0, SECONDS)));
     }
 
@@ -26,9 +29,17 @@ final class TestLakeConfig
     void explicitPropertyMappings()
     {
         assertFullMapping(
-                Map.of("location", "s3://lake/warehouse/", "metadata.listing-cache-ttl", "5m"),
+                Map.of(
+                        "location", "s3://lake/warehouse/",
+                        "table-registry.location", "s3://engine/registry/",
+                        "register-table-procedure.enabled", "false",
+                        "schema.union-by-name", "true",
+                        "metadata.listing-cache-ttl", "5m"),
                 new LakeConfig()
                         .setLocation("s3://lake/warehouse/")
+                        .setTableRegistryLocation("s3://engine/registry/")
+                        .setRegisterTableProcedureEnabled(false)
+                        .setSchemaUnionByName(true)
                         .setListingCacheTtl(new Duration(5, MINUTES)));
     }
 
@@ -39,5 +50,7 @@ final class TestLakeConfig
         assertThat(new LakeConfig().setLocation("s3a://lake/prefix/").isLocationValid()).isTrue();
         assertThat(new LakeConfig().setLocation("/tmp/lake").isLocationValid()).isFalse();
         assertThat(new LakeConfig().setLocation("s3://Bad_Bucket!/").isLocationValid()).isFalse();
+        assertThat(new LakeConfig().setTableRegistryLocation("s3://engine/registry/").isTableRegistryLocationValid()).isTrue();
+        assertThat(new LakeConfig().setTableRegistryLocation("file:///tmp/registry").isTableRegistryLocationValid()).isFalse();
     }
 }

@@ -137,7 +137,7 @@ final class TestLakeTables
             int seenTrial = trial;
             // the listing itself, every trial; then the table built from it, unless its layout is refused as a whole
             assertThat(new TableObjectLister(store).list(S3Location.parse("s3://lake/warehouse/s/t/"), new S3RequestStats()))
-                    .extracting(object -> object.location().key())
+                    .extracting(object -> object.key())
                     .as("trial %d, folders %s", seenTrial, expected.stream().map(key -> key.substring(0, key.lastIndexOf('/'))).distinct().toList())
                     .containsExactlyElementsOf(expected);
             assertThat(listedKeysOrLayoutError(store)).as("trial %d", seenTrial).isIn(expected, List.of("layout error"));

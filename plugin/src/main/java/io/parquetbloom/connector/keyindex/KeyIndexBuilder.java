@@ -204,7 +204,7 @@ public class KeyIndexBuilder
         // the pointer first: from then on no reader uses the segments deleted after it
         store.delete(KeyIndexLocations.pointer(folder, column), stats);
         lakeTables.flushListings(name::equals);
-        for (S3ObjectStore.AgedObject object : store.listWithAges(KeyIndexLocations.folder(folder, column), stats)) {
+        for (S3ObjectStore.ListedObject object : store.listWithAges(KeyIndexLocations.folder(folder, column), stats)) {
             store.delete(object.object().location(), stats);
         }
         log.info("Key index of %s.%s dropped", name, column);
@@ -439,7 +439,7 @@ public class KeyIndexBuilder
         }
         Instant cutoff = Instant.now().minusMillis(config.getOrphanRetention().toMillis());
         long deleted = 0;
-        for (S3ObjectStore.AgedObject object : store.listWithAges(KeyIndexLocations.folder(table, column), stats)) {
+        for (S3ObjectStore.ListedObject object : store.listWithAges(KeyIndexLocations.folder(table, column), stats)) {
             String key = object.object().location().key();
             String name = key.substring(key.lastIndexOf('/') + 1);
             if (name.endsWith(KeyIndexFormat.SEGMENT_SUFFIX) && !named.contains(name) && !object.lastModified().isAfter(cutoff)) {

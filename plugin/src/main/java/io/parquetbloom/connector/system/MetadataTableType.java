@@ -11,7 +11,8 @@ public enum MetadataTableType
 {
     BLOOM_FILTERS("bloom_filters"),
     BLOOM_FILTER_ADVICE("bloom_filter_advice"),
-    KEY_INDEX("key_index");
+    KEY_INDEX("key_index"),
+    PROPERTIES("properties");
 
     public record Name(SchemaTableName table, MetadataTableType type) {}
 
