@@ -45,7 +45,12 @@ public final class InMemoryLake
 
     public InMemoryLake put(String key)
     {
-        objects.put(key, 1000L);
+        return put(key, 1000L);
+    }
+
+    public InMemoryLake put(String key, long size)
+    {
+        objects.put(key, size);
         return this;
     }
 
