@@ -118,7 +118,11 @@ public final class CountingProxy
      * @param target the object key for GET and HEAD, the {@code prefix} for LIST (without the bucket)
      * @param range the {@code Range} header of a GET, or empty
      */
-    public record Request(String method, String target, String range) {}
+    /**
+     * @param target the object's key, or a listing's prefix
+     * @param bucket the bucket (path-style requests name it first)
+     */
+    public record Request(String method, String target, String range, String bucket) {}
 
     /**
      * Every request since the last {@link #reset()}, as a multiset.
@@ -139,6 +143,7 @@ public final class CountingProxy
         String query = requestTarget.contains("?") ? requestTarget.substring(requestTarget.indexOf('?') + 1) : "";
         // path-style: /bucket/key
         String key = path.replaceFirst("^/[^/]*/?", "");
+        String bucket = path.replaceFirst("^/([^/]*).*$", "$1");
         if (method.equals("LIST")) {
             String prefix = "";
             for (String parameter : query.split("&")) {
@@ -146,7 +151,7 @@ public final class CountingProxy
                     prefix = URLDecoder.decode(parameter.substring("prefix=".length()), StandardCharsets.UTF_8);
                 }
             }
-            return new Request(method, prefix, "");
+            return new Request(method, prefix, "", bucket);
         }
         String range = "";
         for (String line : head.split("\r\n")) {
@@ -154,7 +159,7 @@ public final class CountingProxy
                 range = line.substring(6).trim();
             }
         }
-        return new Request(method, URLDecoder.decode(key, StandardCharsets.UTF_8), range);
+        return new Request(method, URLDecoder.decode(key, StandardCharsets.UTF_8), range, bucket);
     }
 
     private static boolean isListing(String target)

@@ -1,6 +1,5 @@
 package io.parquetbloom.tests.differential;
 
-import io.parquetbloom.testing.TestingLake;
 import io.trino.testing.DistributedQueryRunner;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -124,7 +123,7 @@ final class KeyIndexChaos
         awaitBackground();
         // a build that uploaded its segment and died before the pointer: an orphan the next build deletes
         String orphan = key(table, "_key_index/%s/%s.kidx".formatted(column.sqlName(), new UUID(moves, events.size())));
-        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(orphan), RequestBody.fromBytes(new byte[] {1, 2, 3}));
+        client.putObject(request -> request.bucket(table.bucket()).key(orphan), RequestBody.fromBytes(new byte[] {1, 2, 3}));
         background = CompletableFuture.runAsync(() -> build(table, column));
         events.merge("builtWhileQueriesRan", 1L, Long::sum);
     }
@@ -132,12 +131,14 @@ final class KeyIndexChaos
     private void renameFile(RandomTable table, SplittableRandom random)
     {
         List<String> paths = files.get(table.name());
-        int index = random.nextInt(paths.size());
+        // a renamed file is written anew, so it becomes the newest: of a table whose schema evolved, only the newest
+        // file can be, or the table would lose the column the newest file added
+        int index = table.evolves() ? paths.size() - 1 : random.nextInt(paths.size());
         String path = paths.get(index);
         int slash = path.lastIndexOf('/');
         String renamed = path.substring(0, slash + 1) + "moved-" + (moves++) + "-" + path.substring(slash + 1);
-        client.copyObject(request -> request.sourceBucket(TestingLake.BUCKET).sourceKey(key(table, path)).destinationBucket(TestingLake.BUCKET).destinationKey(key(table, renamed)));
-        client.deleteObject(request -> request.bucket(TestingLake.BUCKET).key(key(table, path)));
+        client.copyObject(request -> request.sourceBucket(table.bucket()).sourceKey(key(table, path)).destinationBucket(table.bucket()).destinationKey(key(table, renamed)));
+        client.deleteObject(request -> request.bucket(table.bucket()).key(key(table, path)));
         paths.set(index, renamed);
         events.merge("fileRenamed", 1L, Long::sum);
     }
@@ -149,7 +150,7 @@ final class KeyIndexChaos
     private void damageSegment(RandomTable table, RandomTable.Column column, SplittableRandom random)
     {
         String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column.sqlName()));
-        List<S3Object> objects = client.listObjectsV2(request -> request.bucket(TestingLake.BUCKET).prefix(key(table, "_key_index/%s/".formatted(column.sqlName())))).contents();
+        List<S3Object> objects = client.listObjectsV2(request -> request.bucket(table.bucket()).prefix(key(table, "_key_index/%s/".formatted(column.sqlName())))).contents();
         List<S3Object> segments = objects.stream().filter(object -> object.key().endsWith(".kidx") && object.size() > 3).toList();
         if (segments.isEmpty() || objects.stream().noneMatch(object -> object.key().equals(pointerKey))) {
             return;
@@ -157,11 +158,11 @@ final class KeyIndexChaos
         S3Object segment = segments.get(random.nextInt(segments.size()));
         int kind = random.nextInt(3);
         if (kind == 2) {
-            client.deleteObject(request -> request.bucket(TestingLake.BUCKET).key(segment.key()));
+            client.deleteObject(request -> request.bucket(table.bucket()).key(segment.key()));
             events.merge("segmentDeleted", 1L, Long::sum);
             return;
         }
-        byte[] bytes = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(segment.key())).asByteArray();
+        byte[] bytes = client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(segment.key())).asByteArray();
         byte[] damaged;
         if (kind == 0) {
             damaged = bytes.clone();
@@ -171,9 +172,9 @@ final class KeyIndexChaos
             damaged = Arrays.copyOf(bytes, random.nextInt(bytes.length));
         }
         String before = " %d %s ".formatted(bytes.length, segment.eTag().replace("\"", ""));
-        String etag = client.putObject(request -> request.bucket(TestingLake.BUCKET).key(segment.key()), RequestBody.fromBytes(damaged)).eTag().replace("\"", "");
-        String pointer = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(pointerKey)).asUtf8String();
-        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(pointerKey), RequestBody.fromString(pointer.replace(before, " %d %s ".formatted(damaged.length, etag))));
+        String etag = client.putObject(request -> request.bucket(table.bucket()).key(segment.key()), RequestBody.fromBytes(damaged)).eTag().replace("\"", "");
+        String pointer = client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(pointerKey)).asUtf8String();
+        client.putObject(request -> request.bucket(table.bucket()).key(pointerKey), RequestBody.fromString(pointer.replace(before, " %d %s ".formatted(damaged.length, etag))));
         events.merge(kind == 0 ? "segmentBitFlipped" : "segmentTruncated", 1L, Long::sum);
     }
 
@@ -182,12 +183,12 @@ final class KeyIndexChaos
         String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column.sqlName()));
         List<String> lines = new ArrayList<>(List.of("parquet-bloom-key-index 1", "column " + column.sqlName()));
         lines.add("segment missing.kidx 100 etag 50 1 10 0 0");
-        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(pointerKey), RequestBody.fromString(String.join("\n", lines)));
+        client.putObject(request -> request.bucket(table.bucket()).key(pointerKey), RequestBody.fromString(String.join("\n", lines)));
         events.merge("pointerNamesMissingSegment", 1L, Long::sum);
     }
 
     private static String key(RandomTable table, String path)
     {
-        return TestingLake.tableKey("diff", table.name(), path);
+        return table.prefix() + path;
     }
 }

@@ -2,6 +2,7 @@ package io.parquetbloom.tests.differential;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.parquetbloom.testing.BadFiles;
+import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TrinoParquetFiles;
 import io.trino.spi.type.Type;
 import org.apache.parquet.example.data.Group;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * A random table for the differential test: an {@code id} column plus a few columns of random type pairings, names
@@ -41,6 +43,35 @@ public final class RandomTable
     public enum Writer
     {
         PARQUET_JAVA, TRINO
+    }
+
+    /**
+     * How the writer names data files: ours, Hive ({@code 000000_0}), Trino ({@code <query id>_<uuid>}), Flink
+     * ({@code part-<uuid>-0-N}) and Spark ({@code part-N-<uuid>-c000.snappy.parquet}); file N sorts after file N-1.
+     */
+    public enum Naming
+    {
+        PLAIN, HIVE, TRINO, FLINK, SPARK;
+
+        String fileName(int file)
+        {
+            return switch (this) {
+                case PLAIN -> "part-%05d.parquet".formatted(file);
+                case HIVE -> "%06d_0".formatted(file);
+                case TRINO -> "20261206_010203_%05d_abcde_6d1f1b2c-4f4e-4a57-9d3b-0c8f00c7e5a1".formatted(file);
+                case FLINK -> "part-6d1f1b2c-4f4e-4a57-9d3b-0c8f00c7e5a1-0-%d".formatted(file);
+                case SPARK -> "part-%05d-6d1f1b2c-4f4e-4a57-9d3b-0c8f00c7e5a1-c000.snappy.parquet".formatted(file);
+            };
+        }
+    }
+
+    /**
+     * Where the table's files are: the folder layout's {@code warehouse/diff/<table>/}, or registered with
+     * {@code register_table} at the root of a bucket of its own or at a deep prefix with odd folder names.
+     */
+    public enum Placement
+    {
+        FOLDER, BUCKET_ROOT, DEEP_PREFIX
     }
 
     /**
@@ -84,14 +115,23 @@ public final class RandomTable
     private final int files;
     private final boolean bigPayload;
     private final boolean unlocatableRowGroup;
+    private final Naming naming;
+    private final Placement placement;
+    private final boolean debris;
+    // the data column only the newest file has (older files were written before it was added), or -1
+    private final int addedColumn;
 
     /**
      * A file of the table: its path below the table's folder and its bytes.
      */
     public record TableFile(String path, byte[] bytes) {}
 
-    private RandomTable(String name, Writer writer, List<Column> columns, List<Object[]> rows, int rowsPerRowGroup, int files, boolean bigPayload, boolean unlocatableRowGroup)
+    private RandomTable(String name, Writer writer, List<Column> columns, List<Object[]> rows, int rowsPerRowGroup, int files, boolean bigPayload, boolean unlocatableRowGroup, Naming naming, Placement placement, boolean debris, int addedColumn)
     {
+        this.naming = naming;
+        this.placement = placement;
+        this.debris = debris;
+        this.addedColumn = addedColumn;
         this.unlocatableRowGroup = unlocatableRowGroup;
         this.name = name;
         this.writer = writer;
@@ -176,7 +216,74 @@ public final class RandomTable
         // a footer that trino-parquet reads without one of its row groups: every query must refuse the table (the
         // last file's, so that the first file still gives the table its columns)
         boolean damaged = unlocatable || (!big && writer == Writer.PARQUET_JAVA && columns.stream().noneMatch(Column::partition) && files >= 2 && rowGroups >= 2 * files && random.nextInt(8) == 0);
-        return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big, damaged);
+        Naming naming = Naming.values()[random.nextInt(Naming.values().length)];
+        Placement placement = damaged || big ? Placement.FOLDER : Placement.values()[random.nextInt(4) % 3];
+        // a column a later writer added: only the newest file has it, older ones read NULL
+        boolean evolves = !damaged && !big && writer == Writer.PARQUET_JAVA && files >= 2 && columns.stream().noneMatch(Column::partition) && random.nextInt(3) == 0;
+        int addedColumn = evolves ? columns.size() - 1 : -1;
+        return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big, damaged, naming, placement, random.nextBoolean(), addedColumn);
+    }
+
+    public Naming naming()
+    {
+        return naming;
+    }
+
+    public Placement placement()
+    {
+        return placement;
+    }
+
+    /**
+     * Whether a later writer added a column that only the newest file holds.
+     */
+    public boolean evolves()
+    {
+        return addedColumn >= 0;
+    }
+
+    /**
+     * The bucket of the table's files.
+     */
+    public String bucket()
+    {
+        return placement == Placement.BUCKET_ROOT ? "diff-root-" + name : TestingLake.BUCKET;
+    }
+
+    /**
+     * The key prefix of the table's files in {@link #bucket()} ("" for a bucket root).
+     */
+    public String prefix()
+    {
+        return switch (placement) {
+            case FOLDER -> "warehouse/diff/%s/".formatted(name);
+            case BUCKET_ROOT -> "";
+            case DEEP_PREFIX -> "deep/Q1 a+b/run=7/\u00FCber %s/data/".formatted(name);
+        };
+    }
+
+    public String location()
+    {
+        return "s3://%s/%s".formatted(bucket(), prefix());
+    }
+
+    /**
+     * What writers leave beside data files, none of which may add a row: Spark's {@code _SUCCESS} and a task's
+     * {@code _temporary/} copy of a file, Hadoop's hidden checksums, a README and a schema sidecar.
+     */
+    public List<TableFile> debris(List<TableFile> files)
+    {
+        if (!debris || files.isEmpty()) {
+            return List.of();
+        }
+        TableFile first = files.getFirst();
+        String folder = first.path().contains("/") ? first.path().substring(0, first.path().lastIndexOf('/') + 1) : "";
+        return List.of(
+                new TableFile("_SUCCESS", new byte[0]),
+                new TableFile(folder + "." + first.path().substring(folder.length()) + ".crc", new byte[] {1, 2, 3, 4}),
+                new TableFile("_temporary/0/_temporary/attempt_0/" + first.path(), first.bytes()),
+                new TableFile(folder + "README.md", "written by the differential test".getBytes(UTF_8)),
+                new TableFile("schema.json", "{}".getBytes(UTF_8)));
     }
 
     /**
@@ -279,7 +386,7 @@ public final class RandomTable
             List<TableFile> result = new ArrayList<>();
             List<byte[]> files = writeFiles(work, "", rows, this.files, random);
             for (int file = 0; file < files.size(); file++) {
-                result.add(new TableFile("part-%05d.parquet".formatted(file), files.get(file)));
+                result.add(new TableFile(naming.fileName(file), files.get(file)));
             }
             return result;
         }
@@ -293,7 +400,7 @@ public final class RandomTable
             int fileCount = partitionRows.size() > rowsPerRowGroup && random.nextBoolean() ? 2 : 1;
             List<byte[]> files = writeFiles(work, "-" + result.size(), partitionRows, fileCount, random);
             for (int file = 0; file < files.size(); file++) {
-                result.add(new TableFile("%s/part-%05d.parquet".formatted(folder, file), files.get(file)));
+                result.add(new TableFile("%s/%s".formatted(folder, naming.fileName(file)), files.get(file)));
             }
         });
         return result;
@@ -308,7 +415,12 @@ public final class RandomTable
             int count = file == fileCount - 1 ? rowGroups - firstRowGroup : Math.max(1, (rowGroups - firstRowGroup) / (fileCount - file));
             List<Object[]> fileRows = tableRows.subList(firstRowGroup * rowsPerRowGroup, Math.min(tableRows.size(), (firstRowGroup + count) * rowsPerRowGroup));
             firstRowGroup += count;
-            byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + suffix + "-" + file + ".parquet"), fileRows, random);
+            boolean newest = file == fileCount - 1;
+            if (!newest && addedColumn >= 0) {
+                // written before the column existed: its rows hold NULL there, in the oracle too
+                fileRows.forEach(row -> row[addedColumn + 1] = null);
+            }
+            byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + suffix + "-" + file + ".parquet"), fileRows, newest || addedColumn < 0 ? fileColumns() : fileColumns().subList(0, addedColumn), random);
             if (unlocatableRowGroup && file == fileCount - 1) {
                 bytes = unlocatableRowGroup(bytes, random);
             }
@@ -328,10 +440,10 @@ public final class RandomTable
         });
     }
 
-    private byte[] writeParquetJava(Path file, List<Object[]> fileRows, SplittableRandom random)
+    private byte[] writeParquetJava(Path file, List<Object[]> fileRows, List<Column> fileColumns, SplittableRandom random)
     {
         StringBuilder schemaText = new StringBuilder("message t { required int64 id;\n");
-        for (Column column : fileColumns()) {
+        for (Column column : fileColumns) {
             schemaText.append(column.kind().parquetField(column.nullRate() > 0 ? "optional" : "required", column.fileName())).append('\n');
         }
         MessageType schema = MessageTypeParser.parseMessageType(schemaText.append('}').toString());
@@ -341,7 +453,7 @@ public final class RandomTable
                     .withDictionary(random.nextInt(3) == 0)
                     // a small dictionary bound makes chunks of many distinct values fall back to PLAIN midway
                     .withDictionaryPageSize(random.nextInt(3) == 0 ? random.nextInt(64, 2048) : 0);
-            for (Column column : fileColumns()) {
+            for (Column column : fileColumns) {
                 if (column.kind().hasBloomFilters() && random.nextInt(5) != 0) {
                     // from badly undersized (many false positives) to generous
                     long ndv = switch (random.nextInt(3)) {
@@ -356,7 +468,7 @@ public final class RandomTable
                 for (Object[] row : fileRows) {
                     Group group = parquetWriter.newRow().append("id", (long) (Long) row[0]);
                     for (int i = 0; i < columns.size(); i++) {
-                        if (row[i + 1] != null && !columns.get(i).partition()) {
+                        if (row[i + 1] != null && !columns.get(i).partition() && fileColumns.contains(columns.get(i))) {
                             columns.get(i).kind().append(group, columns.get(i).fileName(), row[i + 1]);
                         }
                     }

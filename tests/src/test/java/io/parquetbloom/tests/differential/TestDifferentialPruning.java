@@ -14,6 +14,7 @@ import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
@@ -59,6 +60,7 @@ final class TestDifferentialPruning
     private final Map<String, List<String>> files = new HashMap<>();
     private S3Client client;
     private KeyIndexChaos keyIndexes;
+    private List<String> formatTables;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -68,22 +70,34 @@ final class TestDifferentialPruning
         Path work = s3.work();
         metadataDisk = work.resolve("metadata-disk");
         SplittableRandom random = new SplittableRandom(SEED);
+        List<RandomTable.TableFile> liveAndDeadFiles = new ArrayList<>();
         System.out.println("[differential] seed %d: generating %d tables".formatted(SEED, TABLES + 1));
         try (S3Client client = s3.client()) {
             for (int i = 0; i <= TABLES; i++) {
                 RandomTable table = RandomTable.generate("t" + i, random, i == TABLES, i == TABLES - 1);
                 tables.add(table);
                 List<RandomTable.TableFile> files = table.write(work, random);
+                if (liveAndDeadFiles.size() < 2 && !table.big() && !table.unlocatableRowGroup()) {
+                    liveAndDeadFiles.addAll(files.subList(0, Math.min(2 - liveAndDeadFiles.size(), files.size())));
+                }
                 this.files.put(table.name(), new ArrayList<>(files.stream().map(RandomTable.TableFile::path).toList()));
                 if (table.big()) {
                     // row groups on both sides of 1 MB split boundaries
                     assertThat(files).singleElement().satisfies(file -> assertThat(file.bytes().length).isGreaterThan(2 << 20));
                 }
-                for (RandomTable.TableFile file : files) {
-                    TestingLake.upload(client, file.bytes(), TestingLake.tableKey("diff", table.name(), file.path()));
+                if (table.placement() == RandomTable.Placement.BUCKET_ROOT) {
+                    client.createBucket(request -> request.bucket(table.bucket()));
                 }
-                System.out.println("[differential] %s: %s, %d files%s%s".formatted(table.name(), table.writer(), files.size(),
+                // data files in order, so the newest file is the last written; then what writers leave beside them
+                for (RandomTable.TableFile file : files) {
+                    client.putObject(request -> request.bucket(table.bucket()).key(table.prefix() + file.path()), RequestBody.fromBytes(file.bytes()));
+                }
+                for (RandomTable.TableFile file : table.debris(files)) {
+                    client.putObject(request -> request.bucket(table.bucket()).key(table.prefix() + file.path()), RequestBody.fromBytes(file.bytes()));
+                }
+                System.out.println("[differential] %s: %s, %d files named %s at %s (%s)%s%s%s".formatted(table.name(), table.writer(), files.size(), table.naming(), table.location(), table.placement(),
                         table.columns().stream().anyMatch(RandomTable.Column::partition) ? ", partitioned: " + files.stream().map(file -> file.path().substring(0, file.path().indexOf('/'))).distinct().toList() : "",
+                        table.evolves() ? ", a column only the newest file has" : "",
                         table.unlocatableRowGroup() ? ", a row group that cannot be located" : ""));
             }
         }
@@ -107,6 +121,14 @@ final class TestDifferentialPruning
                 .withCatalog("lake_disk", Map.of("metadata-cache.max-size", "16kB", "metadata-cache.disk.directory", metadataDisk.toString(), "metadata-cache.disk.max-size", "1MB"))
                 .build();
         // listings of many pages: a partitioned table is listed by key ranges cut at its folders, the others page by page
+        for (RandomTable table : tables) {
+            if (table.placement() != RandomTable.Placement.FOLDER) {
+                runner.execute("CALL lake.system.register_table('diff', '%s', '%s')".formatted(table.name(), table.location()));
+            }
+        }
+        try (S3Client formatClient = s3.client()) {
+            formatTables = TableFormatFolders.write(formatClient, liveAndDeadFiles);
+        }
         runner.installPlugin(new MemoryPlugin());
         runner.createCatalog("oracle", "memory", Map.of("memory.max-data-per-node", "1GB"));
         long loading = System.nanoTime();
@@ -185,6 +207,9 @@ final class TestDifferentialPruning
                 if (random.nextInt(3) == 0) {
                     keyIndexes.event(tables, random);
                 }
+                if (random.nextInt(10) == 0) {
+                    assertTableFormatRefused(runner, random);
+                }
                 if (random.nextInt(8) == 0) {
                     // the no-match cache now holds facts from the first run: the answers must not change
                     compare(runner, on, null, batch);
@@ -214,6 +239,26 @@ final class TestDifferentialPruning
         }
         System.out.println("[differential] seconds by side: %s".formatted(nanosBySide.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue() / 1_000_000_000L).toList()));
         System.out.println("[differential] seed %d: %d queries (%d repeated with the no-match cache warm) over %d tables, each with pruning on, off and against the oracle: none differed".formatted(SEED, QUERIES, repeated, tables.size()));
+    }
+
+    /**
+     * A Delta Lake, Iceberg or Hudi folder holding files of the same rows, live and dead: any query on it, in any
+     * catalog, fails with the error naming the format, never an answer counting dead files.
+     */
+    private void assertTableFormatRefused(DistributedQueryRunner runner, SplittableRandom random)
+    {
+        String table = formatTables.get(random.nextInt(formatTables.size()));
+        String catalog = LAKE_CATALOGS.get(random.nextInt(LAKE_CATALOGS.size()));
+        String sql = random.nextBoolean() ? "SELECT count(*) FROM %s.diff.%s".formatted(catalog, table) : "SELECT * FROM %s.diff.%s WHERE id = %d".formatted(catalog, table, random.nextInt(100));
+        try {
+            runner.execute(getSession(), sql);
+        }
+        catch (RuntimeException e) {
+            assertThat(e.getMessage()).as(sql).contains("connector.name=").contains("s3://%s/warehouse/diff/%s/ is a".formatted(TestingLake.BUCKET, table));
+            coverage.merge("tableFormatsRefused", 1L, Long::sum);
+            return;
+        }
+        throw new AssertionError("seed %d: %s answered, but the folder belongs to a table format".formatted(SEED, sql));
     }
 
     /**
@@ -327,7 +372,7 @@ final class TestDifferentialPruning
         catch (AssertionError e) {
             assertThat(e.getMessage())
                     .as("seed %d, query %d (%s) on %s", SEED, query.number(), side, query.table().name())
-                    .contains("s3://%s/warehouse/diff/%s/".formatted(TestingLake.BUCKET, query.table().name()))
+                    .contains(query.table().location())
                     .containsPattern("row group [0-9]+ of [0-9]+ cannot be located");
             refusals.merge(side, 1, Integer::sum);
             return;

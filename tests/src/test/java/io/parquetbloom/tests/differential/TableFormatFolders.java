@@ -1,0 +1,44 @@
+package io.parquetbloom.tests.differential;
+
+import io.parquetbloom.testing.TestingLake;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.util.List;
+import java.util.Map;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * Table folders of the formats whose folders keep dead files: Delta Lake after an UPDATE (the removed file stays until
+ * VACUUM), Iceberg with a file of an expired snapshot in {@code data/}, Hudi with two slices of one file group. Each
+ * holds real Parquet files, so a connector that read the folder as plain files would answer, and wrongly.
+ */
+final class TableFormatFolders
+{
+    private TableFormatFolders() {}
+
+    /**
+     * @param files two Parquet files (live and dead, by the format's own metadata)
+     * @return the tables' names, in schema {@code diff}
+     */
+    static List<String> write(S3Client client, List<RandomTable.TableFile> files)
+    {
+        byte[] live = files.getFirst().bytes();
+        byte[] dead = files.getLast().bytes();
+        byte[] json = "{\"commitInfo\":{}}".getBytes(UTF_8);
+        Map<String, byte[]> objects = Map.ofEntries(
+                Map.entry("fmt_delta/_delta_log/00000000000000000000.json", json),
+                Map.entry("fmt_delta/_delta_log/00000000000000000001.json", json),
+                Map.entry("fmt_delta/part-00000-a.snappy.parquet", dead),
+                Map.entry("fmt_delta/part-00000-b.snappy.parquet", live),
+                Map.entry("fmt_iceberg/metadata/00001-6d1f1b2c.metadata.json", json),
+                Map.entry("fmt_iceberg/data/00000-0-a.parquet", dead),
+                Map.entry("fmt_iceberg/data/00001-0-b.parquet", live),
+                Map.entry("fmt_hudi/.hoodie/hoodie.properties", json),
+                Map.entry("fmt_hudi/p_region=us/f1_1-0-1_20260301.parquet", dead),
+                Map.entry("fmt_hudi/p_region=us/f1_1-0-1_20260302.parquet", live));
+        objects.forEach((path, bytes) -> client.putObject(request -> request.bucket(TestingLake.BUCKET).key("warehouse/diff/" + path), RequestBody.fromBytes(bytes)));
+        return List.of("fmt_delta", "fmt_iceberg", "fmt_hudi");
+    }
+}
