@@ -167,6 +167,7 @@ public class ParquetBloomMetadata
         properties.put("data_files", Integer.toString(table.files().size()));
         table.newestFile().ifPresent(file -> properties.put("newest_file", file.object().location().toString()));
         properties.put("columns_from", isSchemaUnionByName(session) ? "union of every file's columns by name" : "newest file");
+        properties.put("key_index_location", table.keyIndexHome().child(LakeTables.KEY_INDEX_FOLDER).asPrefix().toString());
         return properties;
     }
 

@@ -20,6 +20,7 @@ public class LakeConfig
 
     private String location;
     private String tableRegistryLocation;
+    private String keyIndexLocation;
     private boolean registerTableProcedureEnabled = true;
     private boolean schemaUnionByName;
     private Duration listingCacheTtl = new Duration(0, SECONDS);
@@ -61,6 +62,25 @@ public class LakeConfig
     public boolean isTableRegistryLocationValid()
     {
         return tableRegistryLocation == null || tableRegistryLocation.matches(LOCATION_PATTERN);
+    }
+
+    public Optional<String> getKeyIndexLocation()
+    {
+        return Optional.ofNullable(keyIndexLocation);
+    }
+
+    @Config("key-index.location")
+    @ConfigDescription("Where create_key_index keeps indexes, s3://bucket/prefix/<schema>/<table>/_key_index/ (default: each table's own _key_index/ folder); set it to keep the connector's writes out of a read-only lake")
+    public LakeConfig setKeyIndexLocation(String keyIndexLocation)
+    {
+        this.keyIndexLocation = keyIndexLocation;
+        return this;
+    }
+
+    @AssertTrue(message = "key-index.location must be s3://bucket/ or s3://bucket/prefix/")
+    public boolean isKeyIndexLocationValid()
+    {
+        return keyIndexLocation == null || keyIndexLocation.matches(LOCATION_PATTERN);
     }
 
     public boolean isRegisterTableProcedureEnabled()

@@ -15,12 +15,14 @@ import static java.util.Objects.requireNonNull;
  *
  * @param keyIndexPointers the key index pointers the same listing found, by column: an index is used only as of
  * the version listed with the files
+ * @param keyIndexHome the prefix whose {@code _key_index/} folder holds the table's key indexes: its own location, or
+ * its place under {@code key-index.location}
  */
-public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, Map<String, S3ObjectInfo> keyIndexPointers)
+public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, Map<String, S3ObjectInfo> keyIndexPointers, S3Location keyIndexHome)
 {
     public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns)
     {
-        this(name, location, files, partitionColumns, Map.of());
+        this(name, location, files, partitionColumns, Map.of(), location);
     }
 
     public LakeTable
@@ -30,6 +32,7 @@ public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile
         files = List.copyOf(requireNonNull(files, "files is null"));
         partitionColumns = List.copyOf(requireNonNull(partitionColumns, "partitionColumns is null"));
         keyIndexPointers = Map.copyOf(requireNonNull(keyIndexPointers, "keyIndexPointers is null"));
+        requireNonNull(keyIndexHome, "keyIndexHome is null");
     }
 
     /**

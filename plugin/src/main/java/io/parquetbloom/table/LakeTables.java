@@ -15,6 +15,7 @@ import io.trino.spi.connector.SchemaTableName;
 
 import java.io.ByteArrayOutputStream;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -58,6 +59,7 @@ public class LakeTables
     private final TableRegistry registry;
     private final TableObjectLister lister;
     private final S3Location root;
+    private final Optional<S3Location> keyIndexRoot;
     // with metadata.listing-cache-ttl=0 these cache nothing and every call lists
     private final Cache<SchemaTableName, Optional<LakeTable>> listings;
     private final Cache<SchemaTableName, Optional<S3Location>> locations;
@@ -74,6 +76,7 @@ public class LakeTables
         this.registry = requireNonNull(registry, "registry is null");
         this.lister = new TableObjectLister(store);
         this.root = S3Location.parse(config.getLocation()).asPrefix();
+        this.keyIndexRoot = config.getKeyIndexLocation().map(location -> S3Location.parse(location).asPrefix());
         long ttlMillis = config.getListingCacheTtl().toMillis();
         this.listings = listingCache(ttlMillis);
         this.locations = listingCache(ttlMillis);
@@ -238,13 +241,17 @@ public class LakeTables
         List<String> partitionKeys = null;
         String firstFile = null;
         List<LakeFile> files = new ArrayList<>();
+        S3Location keyIndexHome = keyIndexHome(name, prefix);
         Map<String, S3ObjectInfo> keyIndexPointers = new HashMap<>();
+        if (!keyIndexHome.equals(prefix)) {
+            keyIndexPointers.putAll(keyIndexPointers(store.listWithAges(keyIndexHome.child(KEY_INDEX_FOLDER).asPrefix(), stats), keyIndexHome));
+        }
         for (ListedObject listed : objects) {
             S3ObjectInfo object = listed.object();
             String[] segments = object.location().key().substring(prefix.key().length()).split("/", -1);
             if (segments[0].equals(KEY_INDEX_FOLDER)) {
-                if (segments.length == 3 && segments[2].equals(KEY_INDEX_POINTER)) {
-                    keyIndexPointers.put(URLDecoder.decode(segments[1], UTF_8), object);
+                if (keyIndexHome.equals(prefix)) {
+                    keyIndexPointers.putAll(keyIndexPointers(List.of(listed), prefix));
                 }
                 continue;
             }
@@ -266,7 +273,33 @@ public class LakeTables
             }
             files.add(new LakeFile(object, List.copyOf(partitions.values()), listed.lastModified()));
         }
-        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), keyIndexPointers);
+        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), keyIndexPointers, keyIndexHome);
+    }
+
+    /**
+     * Where the key indexes of the table at {@code location} live: its own {@code _key_index/} folder, found by the
+     * table's listing at no cost, or with {@code key-index.location} a folder of its own there, listed beside it.
+     */
+    public S3Location keyIndexHome(SchemaTableName name, S3Location location)
+    {
+        return keyIndexRoot
+                .map(indexes -> indexes.child(URLEncoder.encode(name.getSchemaName(), UTF_8) + "/" + URLEncoder.encode(name.getTableName(), UTF_8)).asPrefix())
+                .orElse(location.asPrefix());
+    }
+
+    /**
+     * The pointers among objects below a key index home, by column: {@code _key_index/<url-encoded column>/_pointer}.
+     */
+    private static Map<String, S3ObjectInfo> keyIndexPointers(List<ListedObject> objects, S3Location home)
+    {
+        Map<String, S3ObjectInfo> pointers = new HashMap<>();
+        for (ListedObject listed : objects) {
+            String[] segments = listed.key().substring(home.asPrefix().key().length()).split("/", -1);
+            if (segments.length == 3 && segments[0].equals(KEY_INDEX_FOLDER) && segments[2].equals(KEY_INDEX_POINTER)) {
+                pointers.put(URLDecoder.decode(segments[1], UTF_8), listed.object());
+            }
+        }
+        return pointers;
     }
 
     private static Map<String, Optional<String>> partitionValues(String[] segments)

@@ -20,6 +20,7 @@ final class TestLakeConfig
         assertRecordedDefaults(recordDefaults(LakeConfig.class)
                 .setLocation(null)
                 .setTableRegistryLocation(null)
+                .setKeyIndexLocation(null)
                 .setRegisterTableProcedureEnabled(true)
                 .setSchemaUnionByName(false)
                 .setListingCacheTtl(new Duration(0, SECONDS)));
@@ -32,12 +33,14 @@ final class TestLakeConfig
                 Map.of(
                         "location", "s3://lake/warehouse/",
                         "table-registry.location", "s3://engine/registry/",
+                        "key-index.location", "s3://engine/indexes/",
                         "register-table-procedure.enabled", "false",
                         "schema.union-by-name", "true",
                         "metadata.listing-cache-ttl", "5m"),
                 new LakeConfig()
                         .setLocation("s3://lake/warehouse/")
                         .setTableRegistryLocation("s3://engine/registry/")
+                        .setKeyIndexLocation("s3://engine/indexes/")
                         .setRegisterTableProcedureEnabled(false)
                         .setSchemaUnionByName(true)
                         .setListingCacheTtl(new Duration(5, MINUTES)));
@@ -52,5 +55,6 @@ final class TestLakeConfig
         assertThat(new LakeConfig().setLocation("s3://Bad_Bucket!/").isLocationValid()).isFalse();
         assertThat(new LakeConfig().setTableRegistryLocation("s3://engine/registry/").isTableRegistryLocationValid()).isTrue();
         assertThat(new LakeConfig().setTableRegistryLocation("file:///tmp/registry").isTableRegistryLocationValid()).isFalse();
+        assertThat(new LakeConfig().setKeyIndexLocation("hdfs://namenode/indexes").isKeyIndexLocationValid()).isFalse();
     }
 }

@@ -47,6 +47,8 @@ final class TestRealLakes
 {
     private static final String PROD = "prod-lake-telemetry";
     private static final String INDEXED = "prod-lake-indexed";
+    private static final String READ_ONLY = "prod-lake-readonly";
+    private static final String ENGINE = "engine";
     private static final String REFERENCE_SCHEMA = "message m { required binary device_id (STRING); required int64 event_timestamp; required double tensao; }";
     private static final List<String> REFERENCE_FILES = List.of("year=2026/month=03/part-00000-6d1f1b2c-c000.snappy.parquet", "year=2026/month=04/000000_0");
     private static final String REGISTRY = "warehouse/_parquet_bloom_registry/";
@@ -65,6 +67,8 @@ final class TestRealLakes
         client = closeAfterClass(s3.client());
         client.createBucket(request -> request.bucket(PROD));
         client.createBucket(request -> request.bucket(INDEXED));
+        client.createBucket(request -> request.bucket(READ_ONLY));
+        client.createBucket(request -> request.bucket(ENGINE));
         writeReferenceLake(work);
         writeEvolvedTables(work);
         writeTableFormatFolders(work);
@@ -90,6 +94,7 @@ final class TestRealLakes
             put(TestingLake.BUCKET, "warehouse/ref/readings_folder/" + REFERENCE_FILES.get(file), bytes);
             // and a copy of both to index
             put(INDEXED, REFERENCE_FILES.get(file), bytes);
+            put(READ_ONLY, REFERENCE_FILES.get(file), bytes);
             put(TestingLake.BUCKET, "warehouse/ref/indexed_folder/" + REFERENCE_FILES.get(file), bytes);
         }
         put(PROD, "year=2026/month=03/_SUCCESS", new byte[0]);
@@ -447,6 +452,39 @@ final class TestRealLakes
         }
         assertThat(computeActual("SELECT event_timestamp FROM lake.ref.indexed WHERE device_id = '%s'".formatted(device(1_777))).getOnlyColumnAsSet())
                 .containsExactly(1_700_000_001_777L);
+    }
+
+    @Test
+    void aReadOnlyLakeGetsNothingWritten()
+    {
+        // the engine's own bucket keeps the registry and the key indexes; the lake's bucket is only read
+        String catalog = "read_only";
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, "s3://%s/".formatted(READ_ONLY), Map.of(
+                "table-registry.location", "s3://%s/registry/".formatted(ENGINE),
+                "key-index.location", "s3://%s/indexes/".formatted(ENGINE))));
+        List<String> before = keys(READ_ONLY);
+        proxy.reset();
+        getQueryRunner().execute("CALL read_only.system.register_table('telemetry', 'readings', 's3://%s/')".formatted(READ_ONLY));
+        getQueryRunner().execute("CALL read_only.system.create_key_index('telemetry', 'readings', 'device_id')");
+        assertThat(computeActual("SELECT event_timestamp FROM read_only.telemetry.readings WHERE device_id = '%s'".formatted(device(1_321))).getOnlyColumnAsSet())
+                .containsExactly(1_700_000_001_321L);
+        // a table whose bucket root holds partition folders lists no schema year=2026
+        assertThat(computeActual("SHOW SCHEMAS FROM read_only").getOnlyColumnAsSet()).contains("telemetry").doesNotContain("year=2026");
+        List<CountingProxy.Request> requests = proxy.requests().asList();
+        assertThat(requests).filteredOn(request -> !request.method().equals("GET") && !request.method().equals("LIST") && !request.method().equals("HEAD"))
+                .isNotEmpty()
+                .allSatisfy(request -> assertThat(request.bucket()).as("%s", request).isEqualTo(ENGINE));
+        assertThat(requests).as("the index answered from the engine's bucket").anyMatch(request -> request.method().equals("GET") && request.bucket().equals(ENGINE) && request.target().startsWith("indexes/telemetry/readings/_key_index/device_id/"));
+        assertThat(keys(READ_ONLY)).isEqualTo(before);
+        assertThat(propertiesOf("read_only.telemetry.\"readings$properties\""))
+                .containsEntry("registry", "s3://%s/registry/".formatted(ENGINE))
+                .containsEntry("key_index_location", "s3://%s/indexes/telemetry/readings/_key_index/".formatted(ENGINE));
+        assertThat(computeScalar("SELECT files_covered FROM read_only.telemetry.\"readings$key_index\"")).isEqualTo(2L);
+    }
+
+    private List<String> keys(String bucket)
+    {
+        return client.listObjectsV2(request -> request.bucket(bucket)).contents().stream().map(object -> object.key()).sorted().toList();
     }
 
     /**

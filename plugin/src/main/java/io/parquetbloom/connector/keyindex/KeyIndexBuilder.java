@@ -139,7 +139,7 @@ public class KeyIndexBuilder
         S3RequestStats stats = new S3RequestStats();
         LakeTable table = listNow(name, stats);
         ParquetBloomColumnHandle column = dataColumn(table, columnName, stats);
-        KeyIndexState state = KeyIndexState.read(indexReader, store, table.location(), column.name(), stats);
+        KeyIndexState state = KeyIndexState.read(indexReader, store, table.keyIndexHome(), column.name(), stats);
         state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
         List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
                 .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
@@ -175,7 +175,7 @@ public class KeyIndexBuilder
         if (committed) {
             next = commit(table, column.name(), state.pointerEtag(), next, added, stats);
         }
-        long orphans = deleteOrphans(table.location(), column.name(), next, committed, stats);
+        long orphans = deleteOrphans(table.keyIndexHome(), column.name(), next, committed, stats);
         long millis = (System.nanoTime() - start) / 1_000_000;
         BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
         log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", name, column.name(), result, stats.getRequests(), stats.listRequests());
@@ -188,7 +188,7 @@ public class KeyIndexBuilder
     private KeyIndexPointer compacted(LakeTable table, KeyIndexPointer pointer, Map<String, S3ObjectInfo> listed, S3RequestStats stats)
     {
         try {
-            return compactor.compact(table.location(), pointer, listed, stats);
+            return compactor.compact(table.keyIndexHome(), pointer, listed, stats);
         }
         catch (TrinoException e) {
             log.warn("Key index of %s.%s: not compacted: %s", table.name(), pointer.column(), e.getMessage());
@@ -199,7 +199,7 @@ public class KeyIndexBuilder
     public void drop(SchemaTableName name, String columnName)
     {
         S3RequestStats stats = new S3RequestStats();
-        S3Location folder = lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name));
+        S3Location folder = lakeTables.keyIndexHome(name, lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name)));
         String column = columnName.toLowerCase(Locale.ROOT);
         // the pointer first: from then on no reader uses the segments deleted after it
         store.delete(KeyIndexLocations.pointer(folder, column), stats);
@@ -274,7 +274,7 @@ public class KeyIndexBuilder
                 SegmentHeader header = new SegmentHeader(column.name(), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
                 KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
                 String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
-                S3Location location = KeyIndexLocations.segment(table.location(), column.name(), name);
+                S3Location location = KeyIndexLocations.segment(table.keyIndexHome(), column.name(), name);
                 // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
                 String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
                 int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
@@ -402,7 +402,7 @@ public class KeyIndexBuilder
      */
     private KeyIndexPointer commit(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, S3RequestStats stats)
     {
-        S3Location location = KeyIndexLocations.pointer(table.location(), column);
+        S3Location location = KeyIndexLocations.pointer(table.keyIndexHome(), column);
         Optional<String> etag = expectedEtag;
         KeyIndexPointer pointer = next;
         for (int attempt = 1; attempt <= MAX_POINTER_ATTEMPTS; attempt++) {
@@ -412,7 +412,7 @@ public class KeyIndexBuilder
                 return pointer;
             }
             log.info("Key index of %s.%s: pointer replaced by another build (attempt %d); adding this build's segment to it", table.name(), column, attempt);
-            KeyIndexState current = KeyIndexState.read(indexReader, store, table.location(), column, stats);
+            KeyIndexState current = KeyIndexState.read(indexReader, store, table.keyIndexHome(), column, stats);
             etag = current.pointerEtag();
             KeyIndexPointer theirs = current.pointer().orElse(new KeyIndexPointer(column, List.of()));
             if (added.isPresent() && theirs.segments().contains(added.get())) {

@@ -38,6 +38,7 @@ public final class KeyIndexPlanner
 
     private final KeyIndexReader reader;
     private final S3Location table;
+    private final S3Location keyIndexHome;
     private final Map<String, S3ObjectInfo> pointers;
     private final Executor executor;
     private final S3RequestStats requests;
@@ -57,6 +58,7 @@ public final class KeyIndexPlanner
         this.pointers = requireNonNull(table, "table is null").keyIndexPointers();
         this.reader = requireNonNull(reader, "reader is null");
         this.table = table.location();
+        this.keyIndexHome = table.keyIndexHome();
         this.executor = requireNonNull(executor, "executor is null");
         this.requests = requireNonNull(requests, "requests is null");
     }
@@ -103,7 +105,7 @@ public final class KeyIndexPlanner
             if (pointer == null) {
                 return Optional.empty();
             }
-            return reader.lookup(table, column, reader.pointer(pointer, requests), domain, maxValues, listed, requests, executor);
+            return reader.lookup(keyIndexHome, column, reader.pointer(pointer, requests), domain, maxValues, listed, requests, executor);
         }
         catch (KeyIndexUnusableException | RuntimeException e) {
             // whatever the index's problem, the scan plans without it: slower, never wrong

@@ -92,7 +92,7 @@ public class KeyIndexTable
         InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(COLUMNS);
         S3RequestStats stats = new S3RequestStats();
         for (String column : new TreeMap<>(lakeTable.keyIndexPointers()).keySet()) {
-            KeyIndexState state = KeyIndexState.read(reader, store, lakeTable.location(), column, stats);
+            KeyIndexState state = KeyIndexState.read(reader, store, lakeTable.keyIndexHome(), column, stats);
             KeyIndexState.Coverage coverage = state.coverage(listed);
             List<KeyIndexPointer.Segment> segments = state.pointer().map(KeyIndexPointer::segments).orElse(List.of());
             long entries = segments.stream().mapToLong(KeyIndexPointer.Segment::entries).sum();

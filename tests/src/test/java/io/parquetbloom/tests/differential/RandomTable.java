@@ -144,7 +144,7 @@ public final class RandomTable
 
     /**
      * @param big one file larger than several splits
-     * @param unlocatable a table whose last file has a row group trino-parquet cannot locate (others may have one
+     * @param unlocatable a table whose first file has a row group trino-parquet cannot locate (others may have one
      * by chance)
      */
     public static RandomTable generate(String name, SplittableRandom random, boolean big, boolean unlocatable)
@@ -214,7 +214,7 @@ public final class RandomTable
             rows.add(row);
         }
         // a footer that trino-parquet reads without one of its row groups: every query must refuse the table (the
-        // last file's, so that the first file still gives the table its columns)
+        // first file's, so that the newest file still gives the table its columns)
         boolean damaged = unlocatable || (!big && writer == Writer.PARQUET_JAVA && columns.stream().noneMatch(Column::partition) && files >= 2 && rowGroups >= 2 * files && random.nextInt(8) == 0);
         Naming naming = Naming.values()[random.nextInt(Naming.values().length)];
         Placement placement = damaged || big ? Placement.FOLDER : Placement.values()[random.nextInt(4) % 3];
@@ -421,7 +421,7 @@ public final class RandomTable
                 fileRows.forEach(row -> row[addedColumn + 1] = null);
             }
             byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + suffix + "-" + file + ".parquet"), fileRows, newest || addedColumn < 0 ? fileColumns() : fileColumns().subList(0, addedColumn), random);
-            if (unlocatableRowGroup && file == fileCount - 1) {
+            if (unlocatableRowGroup && file == 0) {
                 bytes = unlocatableRowGroup(bytes, random);
             }
             result.add(bytes);
