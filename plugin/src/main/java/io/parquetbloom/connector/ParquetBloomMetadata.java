@@ -32,8 +32,12 @@ import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.RealType;
+import io.trino.spi.type.Type;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -50,6 +54,7 @@ import java.util.function.UnaryOperator;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.getAdviceThresholds;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isSchemaUnionByName;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -231,6 +236,10 @@ public class ParquetBloomMetadata
     public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle handle, Constraint constraint)
     {
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) handle;
+        if (dropsASignedZero(constraint.getSummary())) {
+            // the engine's own predicate stays as written: this scan is not pruned
+            return Optional.empty();
+        }
         TupleDomain<ParquetBloomColumnHandle> newConstraint = table.constraint().intersect(constraint.getSummary()
                 .transformKeys(ParquetBloomColumnHandle.class::cast));
         if (newConstraint.equals(table.constraint())) {
@@ -242,6 +251,30 @@ public class ParquetBloomMetadata
                 constraint.getSummary(),
                 constraint.getExpression(),
                 false));
+    }
+
+    /**
+     * Whether handing {@code summary} back as the remaining filter would lose rows: a REAL or DOUBLE domain keeps one
+     * of 0.0 and -0.0 (they are equal), and the engine turns several single values back into an IN list whose set
+     * hashes the two zeros apart, so {@code c IN (-0.0, 0.0, 5)} would come back as {@code c IN (-0.0, 5)} and miss
+     * every 0.0 row (a single value becomes {@code c = -0.0}, which matches both).
+     */
+    static boolean dropsASignedZero(TupleDomain<ColumnHandle> summary)
+    {
+        return summary.getDomains().orElse(Map.of()).values().stream()
+                .filter(domain -> domain.getType() instanceof RealType || domain.getType() instanceof DoubleType)
+                .anyMatch(domain -> {
+                    List<Object> singleValues = domain.getValues().getRanges().getOrderedRanges().stream()
+                            .filter(Range::isSingleValue)
+                            .map(Range::getSingleValue)
+                            .toList();
+                    return singleValues.size() > 1 && singleValues.stream().anyMatch(value -> isZero(domain.getType(), value));
+                });
+    }
+
+    private static boolean isZero(Type type, Object value)
+    {
+        return type instanceof RealType ? Float.intBitsToFloat(toIntExact((long) value)) == 0 : (double) value == 0;
     }
 
     /**

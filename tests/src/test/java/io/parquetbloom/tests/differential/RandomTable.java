@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -120,14 +121,19 @@ public final class RandomTable
     private final boolean debris;
     // the data column only the newest file has (older files were written before it was added), or -1
     private final int addedColumn;
+    // the INT32 or FLOAT column the newest file holds as INT64 or DOUBLE, or -1
+    private final int widenedColumn;
+    private final boolean dictionaryTrouble;
 
     /**
      * A file of the table: its path below the table's folder and its bytes.
      */
     public record TableFile(String path, byte[] bytes) {}
 
-    private RandomTable(String name, Writer writer, List<Column> columns, List<Object[]> rows, int rowsPerRowGroup, int files, boolean bigPayload, boolean unlocatableRowGroup, Naming naming, Placement placement, boolean debris, int addedColumn)
+    private RandomTable(String name, Writer writer, List<Column> columns, List<Object[]> rows, int rowsPerRowGroup, int files, boolean bigPayload, boolean unlocatableRowGroup, Naming naming, Placement placement, boolean debris, int addedColumn, int widenedColumn, boolean dictionaryTrouble)
     {
+        this.dictionaryTrouble = dictionaryTrouble;
+        this.widenedColumn = widenedColumn;
         this.naming = naming;
         this.placement = placement;
         this.debris = debris;
@@ -149,7 +155,16 @@ public final class RandomTable
      */
     public static RandomTable generate(String name, SplittableRandom random, boolean big, boolean unlocatable)
     {
-        Writer writer = !big && !unlocatable && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
+        return generate(name, random, big, unlocatable, false);
+    }
+
+    /**
+     * @param dictionaryTrouble every file dictionary-encoded (so parquet-java writes no filters) with every chunk's
+     * dictionary extent moved: lookups must prune by the dictionaries that still decode and fail open on the others
+     */
+    public static RandomTable generate(String name, SplittableRandom random, boolean big, boolean unlocatable, boolean dictionaryTrouble)
+    {
+        Writer writer = !big && !unlocatable && !dictionaryTrouble && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
         List<ColumnKind> kinds = writer == Writer.TRINO ? ColumnKind.trinoWritable() : Arrays.asList(ColumnKind.values());
         int columnCount = random.nextInt(3, 8);
         List<Column> columns = new ArrayList<>();
@@ -193,6 +208,16 @@ public final class RandomTable
             rowGroups = Math.max(rowGroups, 4);
             files = 2;
         }
+        // a schema a later writer evolved: it added the last column (only the newest file has it) and widened an
+        // INT32 to INT64 or a FLOAT to DOUBLE (older files hold the narrow type)
+        boolean evolves = !unlocatable && !big && writer == Writer.PARQUET_JAVA && files >= 2 && columns.stream().noneMatch(Column::partition) && random.nextInt(3) == 0;
+        int widenedColumn = -1;
+        if (evolves) {
+            widenedColumn = random.nextInt(columns.size() - 1);
+            ColumnKind narrow = random.nextBoolean() ? ColumnKind.INT32 : ColumnKind.FLOAT;
+            Column replaced = columns.get(widenedColumn);
+            columns.set(widenedColumn, new Column(mixedCase("c%d_widened%s".formatted(widenedColumn, narrow.name().toLowerCase(Locale.ROOT)), random), narrow, replaced.nullRate(), pool(narrow, replaced.pool().size(), random)));
+        }
         List<Object[]> rows = new ArrayList<>();
         for (int id = 0; id < rowGroups * rowsPerRowGroup; id++) {
             Object[] row = new Object[columns.size() + 1];
@@ -219,9 +244,8 @@ public final class RandomTable
         Naming naming = Naming.values()[random.nextInt(Naming.values().length)];
         Placement placement = damaged || big ? Placement.FOLDER : Placement.values()[random.nextInt(4) % 3];
         // a column a later writer added: only the newest file has it, older ones read NULL
-        boolean evolves = !damaged && !big && writer == Writer.PARQUET_JAVA && files >= 2 && columns.stream().noneMatch(Column::partition) && random.nextInt(3) == 0;
         int addedColumn = evolves ? columns.size() - 1 : -1;
-        return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big, damaged, naming, placement, random.nextBoolean(), addedColumn);
+        return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big, damaged, naming, placement, random.nextBoolean(), addedColumn, widenedColumn, dictionaryTrouble);
     }
 
     public Naming naming()
@@ -240,6 +264,14 @@ public final class RandomTable
     public boolean evolves()
     {
         return addedColumn >= 0;
+    }
+
+    /**
+     * The column the newest file holds in a wider type than older files, if any.
+     */
+    public Optional<Column> widenedColumn()
+    {
+        return widenedColumn < 0 ? Optional.empty() : Optional.of(columns.get(widenedColumn));
     }
 
     /**
@@ -420,7 +452,7 @@ public final class RandomTable
                 // written before the column existed: its rows hold NULL there, in the oracle too
                 fileRows.forEach(row -> row[addedColumn + 1] = null);
             }
-            byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + suffix + "-" + file + ".parquet"), fileRows, newest || addedColumn < 0 ? fileColumns() : fileColumns().subList(0, addedColumn), random);
+            byte[] bytes = writer == Writer.TRINO ? writeTrino(fileRows) : writeParquetJava(work.resolve(name + suffix + "-" + file + ".parquet"), fileRows, newest || addedColumn < 0 ? fileColumns() : fileColumns().subList(0, addedColumn), newest, random);
             if (unlocatableRowGroup && file == 0) {
                 bytes = unlocatableRowGroup(bytes, random);
             }
@@ -440,17 +472,19 @@ public final class RandomTable
         });
     }
 
-    private byte[] writeParquetJava(Path file, List<Object[]> fileRows, List<Column> fileColumns, SplittableRandom random)
+    private byte[] writeParquetJava(Path file, List<Object[]> fileRows, List<Column> fileColumns, boolean newest, SplittableRandom random)
     {
         StringBuilder schemaText = new StringBuilder("message t { required int64 id;\n");
         for (Column column : fileColumns) {
-            schemaText.append(column.kind().parquetField(column.nullRate() > 0 ? "optional" : "required", column.fileName())).append('\n');
+            String repetition = column.nullRate() > 0 ? "optional" : "required";
+            boolean wide = newest && widenedColumn().map(column::equals).orElse(false);
+            schemaText.append(wide ? widenedField(column, repetition) : column.kind().parquetField(repetition, column.fileName())).append('\n');
         }
         MessageType schema = MessageTypeParser.parseMessageType(schemaText.append('}').toString());
         try {
             ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(rowsPerRowGroup)
                     .withPageRows(random.nextBoolean() ? 20 : 20_000)
-                    .withDictionary(random.nextInt(3) == 0)
+                    .withDictionary(dictionaryTrouble || random.nextInt(3) == 0)
                     // a small dictionary bound makes chunks of many distinct values fall back to PLAIN midway
                     .withDictionaryPageSize(random.nextInt(3) == 0 ? random.nextInt(64, 2048) : 0);
             for (Column column : fileColumns) {
@@ -469,6 +503,10 @@ public final class RandomTable
                     Group group = parquetWriter.newRow().append("id", (long) (Long) row[0]);
                     for (int i = 0; i < columns.size(); i++) {
                         if (row[i + 1] != null && !columns.get(i).partition() && fileColumns.contains(columns.get(i))) {
+                            if (newest && i == widenedColumn) {
+                                appendWidened(group, columns.get(i), row[i + 1]);
+                                continue;
+                            }
                             columns.get(i).kind().append(group, columns.get(i).fileName(), row[i + 1]);
                         }
                     }
@@ -476,10 +514,28 @@ public final class RandomTable
                 }
             }
             byte[] bytes = Files.readAllBytes(file);
-            return random.nextInt(3) == 0 ? damageFooter(bytes, random) : bytes;
+            if (dictionaryTrouble) {
+                return damageFooter(bytes, random, 1);
+            }
+            return random.nextInt(3) == 0 ? damageFooter(bytes, random, 4) : bytes;
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String widenedField(Column column, String repetition)
+    {
+        return "%s %s %s;".formatted(repetition, column.kind() == ColumnKind.INT32 ? "int64" : "double", column.fileName());
+    }
+
+    private static void appendWidened(Group group, Column column, Object value)
+    {
+        if (column.kind() == ColumnKind.INT32) {
+            group.append(column.fileName(), (long) (Long) value);
+        }
+        else {
+            group.append(column.fileName(), (double) (Float) value);
         }
     }
 
@@ -488,13 +544,13 @@ public final class RandomTable
      * filters without {@code bloom_filter_length}; and, now and then, a filter offset before or past the data or a
      * length running past it (each such filter must fail open). Data offsets stay valid: the footer is last.
      */
-    static byte[] damageFooter(byte[] file, SplittableRandom random)
+    static byte[] damageFooter(byte[] file, SplittableRandom random, int extentsDamagedOneIn)
     {
         boolean dropLengths = random.nextBoolean();
-        return BadFiles.rewriteFooter(file, footer -> damage(footer, file.length, dropLengths, random));
+        return BadFiles.rewriteFooter(file, footer -> damage(footer, file.length, dropLengths, extentsDamagedOneIn, random));
     }
 
-    private static void damage(FileMetaData footer, long fileSize, boolean dropLengths, SplittableRandom random)
+    private static void damage(FileMetaData footer, long fileSize, boolean dropLengths, int extentsDamagedOneIn, SplittableRandom random)
     {
         for (RowGroup rowGroup : footer.getRow_groups()) {
             for (ColumnChunk chunk : rowGroup.getColumns()) {
@@ -509,7 +565,7 @@ public final class RandomTable
                         default -> chunk.getMeta_data().setBloom_filter_length((int) fileSize);
                     }
                 }
-                damageDictionaryExtent(chunk.getMeta_data(), random);
+                damageDictionaryExtent(chunk.getMeta_data(), extentsDamagedOneIn, random);
                 if (random.nextInt(4) == 0) {
                     // as parquet-java before 1.9 wrote: only the encodings tell whether every page used the dictionary
                     chunk.getMeta_data().unsetEncoding_stats();
@@ -533,9 +589,9 @@ public final class RandomTable
      * recorded extent is wrong. Moved earlier, the page runs past its extent and must fail open; moved later, the page
      * still lies within it and must decode to the same dictionary.
      */
-    private static void damageDictionaryExtent(ColumnMetaData chunk, SplittableRandom random)
+    private static void damageDictionaryExtent(ColumnMetaData chunk, int oneIn, SplittableRandom random)
     {
-        if (!chunk.isSetDictionary_page_offset() || chunk.getDictionary_page_offset() <= 0 || random.nextInt(10) != 0) {
+        if (!chunk.isSetDictionary_page_offset() || chunk.getDictionary_page_offset() <= 0 || random.nextInt(oneIn) != 0) {
             return;
         }
         long dictionary = chunk.getDictionary_page_offset();

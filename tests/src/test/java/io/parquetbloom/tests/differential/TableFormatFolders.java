@@ -1,11 +1,15 @@
 package io.parquetbloom.tests.differential;
 
+import io.parquetbloom.testing.LakeFiles;
 import io.parquetbloom.testing.TestingLake;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -40,5 +44,26 @@ final class TableFormatFolders
                 Map.entry("fmt_hudi/p_region=us/f1_1-0-1_20260302.parquet", live));
         objects.forEach((path, bytes) -> client.putObject(request -> request.bucket(TestingLake.BUCKET).key("warehouse/diff/" + path), RequestBody.fromBytes(bytes)));
         return List.of("fmt_delta", "fmt_iceberg", "fmt_hudi");
+    }
+
+    /**
+     * A table whose files clash on a column's type: varchar in the older file, bigint in the newest. A query that
+     * reads the column fails naming the older file and the column; one that does not read it answers.
+     *
+     * @return the table's name, in schema {@code diff}
+     */
+    static String writeClash(S3Client client, Path work)
+    {
+        List<Object[]> older = new ArrayList<>();
+        List<Object[]> newer = new ArrayList<>();
+        for (long id = 0; id < 100; id++) {
+            older.add(new Object[] {id, Long.toString(id)});
+            newer.add(new Object[] {100 + id, 100 + id});
+        }
+        byte[] first = LakeFiles.parquet(work, "clash-0.parquet", "message m { required int64 id; required binary c (STRING); }", older, 50, Set.of("c"));
+        byte[] second = LakeFiles.parquet(work, "clash-1.parquet", "message m { required int64 id; required int64 c; }", newer, 50, Set.of("c"));
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key("warehouse/diff/clash_t/000000_0"), RequestBody.fromBytes(first));
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key("warehouse/diff/clash_t/000001_0"), RequestBody.fromBytes(second));
+        return "clash_t";
     }
 }

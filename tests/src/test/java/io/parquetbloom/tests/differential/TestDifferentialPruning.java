@@ -30,6 +30,9 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import static java.util.stream.Collectors.counting;
+import static java.util.stream.Collectors.groupingBy;
+import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -61,6 +64,7 @@ final class TestDifferentialPruning
     private S3Client client;
     private KeyIndexChaos keyIndexes;
     private List<String> formatTables;
+    private String clashTable;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -74,7 +78,9 @@ final class TestDifferentialPruning
         System.out.println("[differential] seed %d: generating %d tables".formatted(SEED, TABLES + 1));
         try (S3Client client = s3.client()) {
             for (int i = 0; i <= TABLES; i++) {
-                RandomTable table = RandomTable.generate("t" + i, random, i == TABLES, i == TABLES - 1);
+                // one table is certain to have dictionaries that do not decode (every chunk's extent moved), so failing open
+                // on them is reached whatever the seed
+                RandomTable table = RandomTable.generate("t" + i, random, i == TABLES, i == TABLES - 1, i == 1);
                 tables.add(table);
                 List<RandomTable.TableFile> files = table.write(work, random);
                 if (liveAndDeadFiles.size() < 2 && !table.big() && !table.unlocatableRowGroup()) {
@@ -97,7 +103,7 @@ final class TestDifferentialPruning
                 }
                 System.out.println("[differential] %s: %s, %d files named %s at %s (%s)%s%s%s".formatted(table.name(), table.writer(), files.size(), table.naming(), table.location(), table.placement(),
                         table.columns().stream().anyMatch(RandomTable.Column::partition) ? ", partitioned: " + files.stream().map(file -> file.path().substring(0, file.path().indexOf('/'))).distinct().toList() : "",
-                        table.evolves() ? ", a column only the newest file has" : "",
+                        table.evolves() ? ", a column only the newest file has, %s widened there".formatted(table.widenedColumn().map(RandomTable.Column::fileName).orElse("none")) : "",
                         table.unlocatableRowGroup() ? ", a row group that cannot be located" : ""));
             }
         }
@@ -128,6 +134,7 @@ final class TestDifferentialPruning
         }
         try (S3Client formatClient = s3.client()) {
             formatTables = TableFormatFolders.write(formatClient, liveAndDeadFiles);
+            clashTable = TableFormatFolders.writeClash(formatClient, work);
         }
         runner.installPlugin(new MemoryPlugin());
         runner.createCatalog("oracle", "memory", Map.of("memory.max-data-per-node", "1GB"));
@@ -231,6 +238,15 @@ final class TestDifferentialPruning
                 tables.stream().filter(table -> table.columns().stream().anyMatch(RandomTable.Column::partition)).count(),
                 tables.stream().filter(RandomTable::unlocatableRowGroup).count(), refusals));
         assertThat(tables).anyMatch(table -> table.columns().stream().anyMatch(RandomTable.Column::partition));
+        // the lakes users have: registered tables at bucket roots and deep prefixes, every writer's file names, a schema
+        // a later writer evolved (an added column, a widened type)
+        System.out.println("[differential] tables by placement: %s, by file naming: %s, evolved: %d".formatted(
+                tables.stream().collect(groupingBy(RandomTable::placement, TreeMap::new, counting())),
+                tables.stream().collect(groupingBy(RandomTable::naming, TreeMap::new, counting())),
+                tables.stream().filter(RandomTable::evolves).count()));
+        assertThat(tables).extracting(RandomTable::placement).contains(RandomTable.Placement.values());
+        assertThat(tables).extracting(RandomTable::naming).contains(RandomTable.Naming.values());
+        assertThat(tables).filteredOn(RandomTable::evolves).extracting(table -> table.widenedColumn().orElseThrow().kind()).contains(ColumnKind.INT32, ColumnKind.FLOAT);
         System.out.println("[differential] key index events: %s".formatted(keyIndexes.events()));
         System.out.println("[differential] pruning paths taken (row groups): %s".formatted(coverage));
         if (QUERIES >= 1_000) {
@@ -247,8 +263,12 @@ final class TestDifferentialPruning
      */
     private void assertTableFormatRefused(DistributedQueryRunner runner, SplittableRandom random)
     {
-        String table = formatTables.get(random.nextInt(formatTables.size()));
         String catalog = LAKE_CATALOGS.get(random.nextInt(LAKE_CATALOGS.size()));
+        if (random.nextInt(4) == 0) {
+            assertClashRefused(runner, catalog, random);
+            return;
+        }
+        String table = formatTables.get(random.nextInt(formatTables.size()));
         String sql = random.nextBoolean() ? "SELECT count(*) FROM %s.diff.%s".formatted(catalog, table) : "SELECT * FROM %s.diff.%s WHERE id = %d".formatted(catalog, table, random.nextInt(100));
         try {
             runner.execute(getSession(), sql);
@@ -259,6 +279,26 @@ final class TestDifferentialPruning
             return;
         }
         throw new AssertionError("seed %d: %s answered, but the folder belongs to a table format".formatted(SEED, sql));
+    }
+
+    /**
+     * Files whose column types clash: a query reading the column fails naming the file and the column, one that does
+     * not read it answers (200 rows: both files).
+     */
+    private void assertClashRefused(DistributedQueryRunner runner, String catalog, SplittableRandom random)
+    {
+        String table = "%s.diff.%s".formatted(catalog, clashTable);
+        assertThat(runner.execute(getSession(), "SELECT count(*), sum(id) FROM " + table).getMaterializedRows().getFirst().getFields()).containsExactly(200L, 19_900L);
+        String sql = random.nextBoolean() ? "SELECT id FROM %s WHERE c = %d".formatted(table, random.nextInt(200)) : "SELECT sum(c) FROM " + table;
+        try {
+            runner.execute(getSession(), sql);
+        }
+        catch (RuntimeException e) {
+            assertThat(e.getMessage()).as(sql).contains("Column c of file s3://%s/warehouse/diff/%s/000000_0".formatted(TestingLake.BUCKET, clashTable));
+            coverage.merge("typeClashesRefused", 1L, Long::sum);
+            return;
+        }
+        throw new AssertionError("seed %d: %s answered, but its files' column c clash (varchar, bigint)".formatted(SEED, sql));
     }
 
     /**
@@ -441,12 +481,17 @@ final class TestDifferentialPruning
                 continue;
             }
             Query query = batch.get(i);
-            throw new AssertionError("seed %d, query %d: %s differs from the oracle (%d rows expected, %d returned; table %s written by %s, %d row groups, read through %s; %s)%n%s%nmissing: %s%nextra: %s".formatted(
+            List<Object> ids = Sets.symmetricDifference(expected.get(i).elementSet(), actual.get(i).elementSet()).stream().map(row -> row.get(0)).distinct().limit(5).toList();
+            String lakeRows = ids.isEmpty() ? "" : runner.execute(ParquetBloomQueryRunner.allPruningOff(getSession(), LAKE_CATALOGS.toArray(String[]::new)),
+                    "SELECT * FROM %s.diff.%s WHERE id IN (%s)".formatted(query.catalog(), query.table().name(), ids.stream().map(String::valueOf).collect(joining(", ")))).getMaterializedRows().toString();
+            String oracleRows = ids.isEmpty() ? "" : runner.execute("SELECT * FROM oracle.diff.%s WHERE id IN (%s)".formatted(query.table().name(), ids.stream().map(String::valueOf).collect(joining(", ")))).getMaterializedRows().toString();
+            throw new AssertionError("seed %d, query %d: %s differs from the oracle (%d rows expected, %d returned; table %s written by %s, %d row groups, read through %s; %s)%n%s%nmissing: %s%nextra: %s%nthose rows in the lake: %s%nin the oracle: %s".formatted(
                     SEED, query.number(), side, expected.get(i).size(), actual.get(i).size(), query.table().name(), query.table().writer(), query.table().rowGroups(), query.catalog(),
                     culprit(runner, query, expected.get(i)),
                     abbreviate(query.on(query.catalog() + ".diff")),
                     Sets.difference(expected.get(i).elementSet(), actual.get(i).elementSet()).stream().limit(5).toList(),
-                    Sets.difference(actual.get(i).elementSet(), expected.get(i).elementSet()).stream().limit(5).toList()));
+                    Sets.difference(actual.get(i).elementSet(), expected.get(i).elementSet()).stream().limit(5).toList(),
+                    lakeRows, oracleRows));
         }
     }
 
@@ -467,7 +512,27 @@ final class TestDifferentialPruning
                 fixes.add(property + "=false fails: " + e.getMessage());
             }
         }
-        return fixes.isEmpty() ? "no single path off restores the answer" : "the answer is right with " + String.join(", ", fixes);
+        // with every path off, and through the other catalogs: is it pruning at all, or one catalog's caches?
+        Session allOff = ParquetBloomQueryRunner.allPruningOff(getSession(), LAKE_CATALOGS.toArray(String[]::new));
+        List<String> elsewhere = new ArrayList<>();
+        elsewhere.add("every path off: " + rowsOrFailure(runner, allOff, query, expected));
+        for (String catalog : LAKE_CATALOGS) {
+            if (!catalog.equals(query.catalog())) {
+                elsewhere.add(catalog + ": " + rowsOrFailure(runner, getSession(), new Query(query.number(), query.table(), catalog, query.sql()), expected));
+            }
+        }
+        return (fixes.isEmpty() ? "no single path off restores the answer" : "the answer is right with " + String.join(", ", fixes)) + "; " + String.join(", ", elsewhere);
+    }
+
+    private String rowsOrFailure(DistributedQueryRunner runner, Session session, Query query, Multiset<List<Object>> expected)
+    {
+        try {
+            Multiset<List<Object>> rows = run(runner, session, List.of(query), null, true, "diagnosis").get(0);
+            return rows.equals(expected) ? "right" : "%d rows".formatted(rows.size());
+        }
+        catch (AssertionError e) {
+            return "fails";
+        }
     }
 
     private static String abbreviate(String sql)
