@@ -128,7 +128,7 @@ final class TestParquetBloomFileOperations
     void absentKey()
     {
         String catalog = coldCatalog();
-        // the table's first footer (schema, with a generous tail that also holds its filters), then the other three
+        // the table's newest footer (schema, with a generous tail that also holds its filters), then the other three
         // footers with the tail size learned from the first, filters included: nothing reaches the worker
         assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT),
                 ImmutableMultiset.<FileOperation>builder()
@@ -153,12 +153,12 @@ final class TestParquetBloomFileOperations
         assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT),
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
-                        // the first footer is read for the schema with a generous tail, its filters included
-                        .add(tail(EU_0))
-                        .add(tail(EU_1), tail(US_2), tail(US_3))
+                        // the newest file's footer is read for the schema with a generous tail, its filters included
+                        .add(tail(US_3))
+                        .add(tail(EU_0), tail(EU_1), tail(US_2))
+                        .addAll(Collections.nCopies(ROW_GROUPS, filters(EU_0)))
                         .addAll(Collections.nCopies(ROW_GROUPS, filters(EU_1)))
                         .addAll(Collections.nCopies(ROW_GROUPS, filters(US_2)))
-                        .addAll(Collections.nCopies(ROW_GROUPS, filters(US_3)))
                         .build());
         // warm: the cache holds the footers and the device_id filters
         assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT_TOO), TABLE_LOOKUP);
@@ -236,9 +236,11 @@ final class TestParquetBloomFileOperations
     void partitionFolderExcludesFilesBeforeAnyRead()
     {
         String catalog = coldCatalog();
+        // the columns come from the newest file, in region us: its footer is read for them, then only eu's files
         assertFileOperations(catalog, "SELECT count(*) FROM events WHERE region = 'eu' AND device_id = '%s'".formatted(ABSENT),
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
+                        .add(tail(US_3))
                         .add(tail(EU_0), tail(EU_1))
                         .build());
     }
@@ -263,8 +265,8 @@ final class TestParquetBloomFileOperations
         assertFileOperations(off, catalog, "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT),
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
-                        // the coordinator reads only the schema; every file becomes a split
-                        .add(tail(EU_0))
+                        // the coordinator reads only the schema (the newest file's footer); every file becomes a split
+                        .add(tail(US_3))
                         .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
                         // every row group's key column chunk, a GET each (fetched ahead, in parallel); no row matches,
                         // so no other column is read
@@ -336,8 +338,8 @@ final class TestParquetBloomFileOperations
     void dictionaryColumnWithoutFilters()
     {
         String catalog = coldCatalog();
-        // an odd serial is in no dictionary. The files are small: the table's first footer read (its schema) brings
-        // all of file 0, and the coordinator reads file 1 whole as well (dictionary-pruning.small-file-threshold),
+        // an odd serial is in no dictionary. The files are small: the table's schema read (the newest file's footer)
+        // brings all of file 1, and the coordinator reads file 0 whole as well (dictionary-pruning.small-file-threshold),
         // so every dictionary comes with those two GETs; no row group survives, nothing reaches a worker
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001001'",
                 ImmutableMultiset.<FileOperation>builder()
@@ -355,12 +357,12 @@ final class TestParquetBloomFileOperations
                         .add(serialsChunks(1, "serial"), serialsChunks(1, "reading"))
                         .build());
         // every dictionary of the whole files was kept: another column costs no dictionary GET either; planning
-        // keeps file 1's footer compact, with the serial column's chunks only, so a query on num reads its footer
-        // again (file 0's came whole with the schema read)
+        // keeps file 0's footer compact, with the serial column's chunks only, so a query on num reads its footer
+        // again (file 1's came whole with the schema read)
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE num = 1001",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
-                        .add(serialsTail(1))
+                        .add(serialsTail(0))
                         .build());
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE num = 1003 AND serial = 'SN-001005'", SERIALS_LOOKUP);
     }
@@ -370,22 +372,22 @@ final class TestParquetBloomFileOperations
     {
         // files above the small-file threshold: the footer with the learned tail, then one GET per dictionary page
         String catalog = coldCatalog(Map.of("dictionary-pruning.small-file-threshold", "0B"));
-        // file 0's footer came with the schema read, whose first generous tail held all of it (and so its
-        // dictionaries); file 1's tail holds its footer only
+        // file 1's footer came with the schema read (the newest file), whose first generous tail held all of it (and
+        // so its dictionaries); file 0's tail holds its footer only
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001001'",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
                         .add(serialsTail(0), serialsTail(1))
-                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(1, "serial")))
+                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(0, "serial")))
                         .build());
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001003'", SERIALS_LOOKUP);
-        // another column's pages are read for the first query that constrains it, and file 1's footer, whose
+        // another column's pages are read for the first query that constrains it, and file 0's footer, whose
         // compact form planning keeps has the serial column's chunks only
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE num = 1001",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
-                        .add(serialsTail(1))
-                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(1, "num")))
+                        .add(serialsTail(0))
+                        .addAll(Collections.nCopies(ROW_GROUPS, dictionary(0, "num")))
                         .build());
     }
 

@@ -155,16 +155,29 @@ public final class RandomTable
      */
     public static RandomTable generate(String name, SplittableRandom random, boolean big, boolean unlocatable)
     {
-        return generate(name, random, big, unlocatable, false);
+        return generate(name, random, new Shape(big, unlocatable, false, Optional.empty(), Optional.empty(), Optional.empty()));
     }
 
     /**
+     * What a table must have, so that every shape the connector has a branch for is generated whatever the seed.
+     *
+     * @param big one file larger than several splits
+     * @param unlocatable a table whose first file has a row group trino-parquet cannot locate
      * @param dictionaryTrouble every file dictionary-encoded (so parquet-java writes no filters) with every chunk's
      * dictionary extent moved: lookups must prune by the dictionaries that still decode and fail open on the others
+     * @param evolvedFrom a schema a later writer evolved, widening a column of this kind (INT32 or FLOAT)
+     * @param naming the writer's file names (random when empty)
+     * @param placement where the files are (random when empty; a big or damaged table is always in its folder)
      */
-    public static RandomTable generate(String name, SplittableRandom random, boolean big, boolean unlocatable, boolean dictionaryTrouble)
+    public record Shape(boolean big, boolean unlocatable, boolean dictionaryTrouble, Optional<ColumnKind> evolvedFrom, Optional<Naming> naming, Optional<Placement> placement) {}
+
+    public static RandomTable generate(String name, SplittableRandom random, Shape shape)
     {
-        Writer writer = !big && !unlocatable && !dictionaryTrouble && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
+        boolean big = shape.big();
+        boolean unlocatable = shape.unlocatable();
+        boolean dictionaryTrouble = shape.dictionaryTrouble();
+        boolean forced = dictionaryTrouble || shape.evolvedFrom().isPresent();
+        Writer writer = !big && !unlocatable && !forced && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
         List<ColumnKind> kinds = writer == Writer.TRINO ? ColumnKind.trinoWritable() : Arrays.asList(ColumnKind.values());
         int columnCount = random.nextInt(3, 8);
         List<Column> columns = new ArrayList<>();
@@ -189,7 +202,7 @@ public final class RandomTable
             // incompressible values make files larger than the 1 MB splits of catalog lake_small_splits
             columns.add(new Column("Payload", ColumnKind.BINARY, 0, List.of()));
         }
-        else if (!unlocatable && random.nextInt(5) < 2) {
+        else if (!unlocatable && shape.evolvedFrom().isEmpty() && random.nextInt(5) < 2) {
             columns.add(partitionColumn(random));
         }
 
@@ -208,13 +221,17 @@ public final class RandomTable
             rowGroups = Math.max(rowGroups, 4);
             files = 2;
         }
+        if (shape.evolvedFrom().isPresent()) {
+            rowGroups = Math.max(rowGroups, 2);
+            files = Math.max(files, 2);
+        }
         // a schema a later writer evolved: it added the last column (only the newest file has it) and widened an
         // INT32 to INT64 or a FLOAT to DOUBLE (older files hold the narrow type)
-        boolean evolves = !unlocatable && !big && writer == Writer.PARQUET_JAVA && files >= 2 && columns.stream().noneMatch(Column::partition) && random.nextInt(3) == 0;
+        boolean evolves = shape.evolvedFrom().isPresent() || (!unlocatable && !big && writer == Writer.PARQUET_JAVA && files >= 2 && columns.stream().noneMatch(Column::partition) && random.nextInt(3) == 0);
         int widenedColumn = -1;
         if (evolves) {
             widenedColumn = random.nextInt(columns.size() - 1);
-            ColumnKind narrow = random.nextBoolean() ? ColumnKind.INT32 : ColumnKind.FLOAT;
+            ColumnKind narrow = shape.evolvedFrom().orElseGet(() -> random.nextBoolean() ? ColumnKind.INT32 : ColumnKind.FLOAT);
             Column replaced = columns.get(widenedColumn);
             columns.set(widenedColumn, new Column(mixedCase("c%d_widened%s".formatted(widenedColumn, narrow.name().toLowerCase(Locale.ROOT)), random), narrow, replaced.nullRate(), pool(narrow, replaced.pool().size(), random)));
         }
@@ -241,8 +258,8 @@ public final class RandomTable
         // a footer that trino-parquet reads without one of its row groups: every query must refuse the table (the
         // first file's, so that the newest file still gives the table its columns)
         boolean damaged = unlocatable || (!big && writer == Writer.PARQUET_JAVA && columns.stream().noneMatch(Column::partition) && files >= 2 && rowGroups >= 2 * files && random.nextInt(8) == 0);
-        Naming naming = Naming.values()[random.nextInt(Naming.values().length)];
-        Placement placement = damaged || big ? Placement.FOLDER : Placement.values()[random.nextInt(4) % 3];
+        Naming naming = shape.naming().orElseGet(() -> Naming.values()[random.nextInt(Naming.values().length)]);
+        Placement placement = damaged || big ? Placement.FOLDER : shape.placement().orElseGet(() -> Placement.values()[random.nextInt(4) % 3]);
         // a column a later writer added: only the newest file has it, older ones read NULL
         int addedColumn = evolves ? columns.size() - 1 : -1;
         return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big, damaged, naming, placement, random.nextBoolean(), addedColumn, widenedColumn, dictionaryTrouble);

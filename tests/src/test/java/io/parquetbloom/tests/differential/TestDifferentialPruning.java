@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -78,9 +79,15 @@ final class TestDifferentialPruning
         System.out.println("[differential] seed %d: generating %d tables".formatted(SEED, TABLES + 1));
         try (S3Client client = s3.client()) {
             for (int i = 0; i <= TABLES; i++) {
-                // one table is certain to have dictionaries that do not decode (every chunk's extent moved), so failing open
-                // on them is reached whatever the seed
-                RandomTable table = RandomTable.generate("t" + i, random, i == TABLES, i == TABLES - 1, i == 1);
+                // whatever the seed: one table has dictionaries that do not decode (every chunk's extent moved), two a
+                // schema a later writer evolved (an INT32, a FLOAT widened), and every writer's file names are used
+                RandomTable table = RandomTable.generate("t" + i, random, new RandomTable.Shape(
+                        i == TABLES,
+                        i == TABLES - 1,
+                        i == 1,
+                        i == 2 ? Optional.of(ColumnKind.INT32) : i == 3 ? Optional.of(ColumnKind.FLOAT) : Optional.empty(),
+                        i < RandomTable.Naming.values().length ? Optional.of(RandomTable.Naming.values()[i]) : Optional.empty(),
+                        i == 5 ? Optional.of(RandomTable.Placement.BUCKET_ROOT) : i == 6 ? Optional.of(RandomTable.Placement.DEEP_PREFIX) : Optional.empty()));
                 tables.add(table);
                 List<RandomTable.TableFile> files = table.write(work, random);
                 if (liveAndDeadFiles.size() < 2 && !table.big() && !table.unlocatableRowGroup()) {
