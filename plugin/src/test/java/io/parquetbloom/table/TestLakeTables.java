@@ -194,11 +194,11 @@ final class TestLakeTables
     @Test
     void partitionValuesKeepSupplementaryCharactersNextToEscapes()
     {
-        assertThat(LakeTables.unescape("\uD83D\uDE00%3Ax")).isEqualTo("\uD83D\uDE00:x");
-        assertThat(LakeTables.unescape("a%2Fb\uD83D\uDE00%25")).isEqualTo("a/b\uD83D\uDE00%");
-        assertThat(LakeTables.unescape("%C3%A9t\u00E9")).isEqualTo("\u00E9t\u00E9");
-        assertThat(LakeTables.unescape("100%")).isEqualTo("100%");
-        assertThat(LakeTables.unescape("%zz%4")).isEqualTo("%zz%4");
+        assertThat(TableListing.unescape("\uD83D\uDE00%3Ax")).isEqualTo("\uD83D\uDE00:x");
+        assertThat(TableListing.unescape("a%2Fb\uD83D\uDE00%25")).isEqualTo("a/b\uD83D\uDE00%");
+        assertThat(TableListing.unescape("%C3%A9t\u00E9")).isEqualTo("\u00E9t\u00E9");
+        assertThat(TableListing.unescape("100%")).isEqualTo("100%");
+        assertThat(TableListing.unescape("%zz%4")).isEqualTo("%zz%4");
     }
 
     private static List<String> listedKeys(InMemoryLake store)

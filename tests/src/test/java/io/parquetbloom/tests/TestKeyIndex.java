@@ -173,8 +173,9 @@ final class TestKeyIndex
     void filesWithoutFiltersBecomePrunable()
     {
         // serials: dictionary-encoded, no bloom filter; an odd serial is in no row group, an even one in exactly one.
-        // Building reads footers and the dictionary pages of serial, never a data page: the first file is small enough
-        // that its footer read (for the table's schema) brought it whole, the second's four pages are read alone
+        // Building reads footers and the dictionary pages of serial, never a data page: the newest file (the second) is
+        // small enough that its footer read (for the table's schema) brought it whole, the first's four pages are read
+        // alone
         proxy.reset();
         createIndex("serials", "serial");
         List<CountingProxy.Request> dataReads = proxy.requests().stream()
@@ -192,7 +193,7 @@ final class TestKeyIndex
             boolean dictionary = dictionaries.stream().anyMatch(page -> page[0] == file && page[1] == start && page[2] == end + 1);
             assertThat(tail || dictionary).as("a footer or a dictionary page: %s", read).isTrue();
         }
-        assertThat(dataReads.stream().filter(read -> read.target().endsWith("part-00001.parquet") && dictionaries.stream().anyMatch(page -> page[0] == 1 && read.range().equals("bytes=%d-%d".formatted(page[1], page[2] - 1))))).hasSize(4);
+        assertThat(dataReads.stream().filter(read -> read.target().endsWith("part-00000.parquet") && dictionaries.stream().anyMatch(page -> page[0] == 0 && read.range().equals("bytes=%d-%d".formatted(page[1], page[2] - 1))))).hasSize(4);
         Session noDictionaries = Session.builder(getSession()).setCatalogSessionProperty("lake", "dictionary_pruning_enabled", "false").build();
         Result absent = run(noDictionaries, "SELECT count(*) FROM serials WHERE serial = 'SN-000041'");
         assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);
@@ -211,11 +212,11 @@ final class TestKeyIndex
     {
         createIndex("serials", "num");
         String catalog = newCatalog(Map.of());
-        // the table's listing finds the pointer beside the files; the first footer gives the schema; then the
+        // the table's listing finds the pointer beside the files; the newest file's footer gives the schema; then the
         // pointer, the segment's trailer and the page holding the key: no other file is touched
         assertRequests(catalog, "SELECT count(*) FROM serials WHERE num = 41", ImmutableMultiset.of(
                 "LIST ", "LIST telemetry/", "LIST telemetry/serials/",
-                "GET part-00000.parquet tail",
+                "GET part-00001.parquet tail",
                 "GET _key_index/num/_pointer whole",
                 "GET _key_index/num/<segment> tail",
                 "GET _key_index/num/<segment> range"));

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What catalog metadata costs in S3 requests: a table handle needs the table's folder, never a listing of its files;
- * {@code information_schema.columns} reads each table's first footer once.
+ * {@code information_schema.columns} reads each table's newest footer once.
  */
 final class TestMetadataRequests
         extends AbstractTestQueryFramework

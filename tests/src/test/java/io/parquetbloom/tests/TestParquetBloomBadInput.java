@@ -70,8 +70,9 @@ final class TestParquetBloomBadInput
             TestingLake.upload(client, good, tableKey("bad", "Collide", "part-00000.parquet"));
             TestingLake.upload(client, good, tableKey("bad", "collide", "part-00000.parquet"));
 
-            TestingLake.upload(client, good, tableKey("bad", "schema_conflict", "part-00000.parquet"));
-            TestingLake.upload(client, conflictingFile(work), tableKey("bad", "schema_conflict", "part-00001.parquet"));
+            // the older file (written first, sorting first) holds seq as varchar; the newest gives the table's columns
+            TestingLake.upload(client, conflictingFile(work), tableKey("bad", "schema_conflict", "part-00000.parquet"));
+            TestingLake.upload(client, good, tableKey("bad", "schema_conflict", "part-00001.parquet"));
 
             Path badData = PARQUET_TESTING.resolve("bad_data");
             try (Stream<Path> files = Files.list(badData)) {
@@ -136,9 +137,9 @@ final class TestParquetBloomBadInput
     {
         assertThat(query("SELECT max(seq) FROM lake.bad.schema_conflict"))
                 .failure()
-                .hasMessageContaining("Column seq of file s3://lake/warehouse/bad/schema_conflict/part-00001.parquet")
+                .hasMessageContaining("Column seq of file s3://lake/warehouse/bad/schema_conflict/part-00000.parquet")
                 .hasMessageContaining("the table declares bigint");
-        // columns the files agree on still read; the column missing from the second file reads as NULL
+        // columns the files agree on still read; the column missing from the older file reads as NULL
         assertThat(computeScalar("SELECT count(device_id) FROM lake.bad.schema_conflict")).isEqualTo((long) sample.size());
         assertThat(computeScalar("SELECT count(*) FROM lake.bad.schema_conflict")).isEqualTo((long) sample.size() + 10);
     }
