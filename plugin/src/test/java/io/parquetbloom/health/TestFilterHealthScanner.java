@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.within;
 final class TestFilterHealthScanner
 {
     private static final Path DATA = Path.of(System.getProperty("parquetbloom.testdata",
-            Path.of("..", "..", "shared", "testdata", "parquet-testing", "data").toString()));
+            Path.of("..", "testdata", "parquet-testing", "data").toString()));
     private static final Executor DIRECT = Runnable::run;
 
     @Test

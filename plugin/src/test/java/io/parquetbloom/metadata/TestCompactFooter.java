@@ -32,7 +32,7 @@ final class TestCompactFooter
 {
     private static final SchemaTableName TABLE = new SchemaTableName("schema", "table");
     private static final Path EXTERNAL = Path.of(System.getProperty("parquetbloom.testdata",
-            Path.of("..", "..", "shared", "testdata", "parquet-testing", "data").toString()));
+            Path.of("..", "testdata", "parquet-testing", "data").toString()));
 
     @Test
     void compactFootersReadAsTheFilesFooter()

@@ -27,12 +27,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Filters written by other implementations, from apache/parquet-testing (../shared/testdata).
+ * Filters written by other implementations, from apache/parquet-testing (testdata/ at the repository root).
  */
 final class TestExternalBloomFilterFiles
 {
     static final Path DATA = Path.of(System.getProperty("parquetbloom.testdata",
-            Path.of("..", "..", "shared", "testdata", "parquet-testing", "data").toString()));
+            Path.of("..", "testdata", "parquet-testing", "data").toString()));
 
     private static final List<String> INSERTED = List.of("hello", "parquet", "bloom", "filter");
     private static final List<String> NOT_INSERTED = List.of("world", "Hello", "parquet ", "arrow", "trino", "filters", "", "bloo", "hello!", "PARQUET",

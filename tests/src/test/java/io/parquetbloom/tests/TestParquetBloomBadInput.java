@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestParquetBloomBadInput
         extends AbstractTestQueryFramework
 {
-    private static final Path PARQUET_TESTING = Path.of(System.getProperty("parquetbloom.testdata", "../../shared/testdata/parquet-testing"));
+    private static final Path PARQUET_TESTING = Path.of(System.getProperty("parquetbloom.testdata", "../testdata/parquet-testing"));
     private static final String WRONG_SECRET = "wrong-secret-never-to-be-printed";
 
     private final TestingLake lake = new TestingLake();
