@@ -33,6 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
+import static io.trino.testing.TestingAccessControlManager.TestingPrivilegeType.CREATE_TABLE;
+import static io.trino.testing.TestingAccessControlManager.TestingPrivilegeType.DROP_TABLE;
+import static io.trino.testing.TestingAccessControlManager.privilege;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -390,6 +393,15 @@ final class TestRealLakes
         computeActual("CALL lake.system.register_table('ref', 'temporary', 's3://lake/exports/2026/Q1 a+b/run=7/out/')");
         assertThat(computeScalar("SELECT count(*) FROM lake.ref.temporary")).isEqualTo((long) ROWS_PER_FILE);
         computeActual("CALL lake.system.unregister_table('ref', 'temporary')");
+    }
+
+    @Test
+    void proceduresAreCheckedAsCreateTableAndDropTable()
+    {
+        assertAccessDenied("CALL lake.system.register_table('ref', 'denied', 's3://%s/')".formatted(PROD), "Cannot create table .*ref\\.denied.*", privilege("denied", CREATE_TABLE));
+        assertAccessDenied("CALL lake.system.unregister_table('ref', 'readings')", "Cannot drop table .*ref\\.readings.*", privilege("readings", DROP_TABLE));
+        // nothing was recorded or removed
+        assertThat(computeActual("SHOW TABLES FROM lake.ref").getOnlyColumnAsSet()).contains("readings").doesNotContain("denied");
     }
 
     @Test
