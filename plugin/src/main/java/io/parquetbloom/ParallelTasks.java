@@ -1,5 +1,7 @@
 package io.parquetbloom;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -12,7 +14,8 @@ import static io.trino.plugin.base.util.ExecutorUtil.processWithAdditionalThread
 /**
  * Runs independent tasks side by side and returns their results in order: trino-plugin-toolkit's
  * {@code processWithAdditionalThreads} (the calling thread works too, so a saturated executor cannot starve it; on the
- * first failure the others are cancelled), with the task's own exception rethrown as it was.
+ * first failure the others are cancelled), with the task's own exception rethrown as it was (an {@link IOException} as
+ * an {@link UncheckedIOException}).
  */
 public final class ParallelTasks
 {
@@ -25,6 +28,9 @@ public final class ParallelTasks
         }
         catch (ExecutionException e) {
             throwIfUnchecked(e.getCause());
+            if (e.getCause() instanceof IOException io) {
+                throw new UncheckedIOException(io);
+            }
             throw new RuntimeException(e.getCause());
         }
     }

@@ -5,6 +5,7 @@ import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
 import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
@@ -33,6 +34,8 @@ public class ParquetBloomConnector
     private final Set<ConnectorTableFunction> tableFunctions;
     private final FunctionProvider functionProvider;
     private final Set<Procedure> procedures;
+    private final ParquetBloomAccessControl accessControl;
+    private final QueryCancellations cancellations;
 
     @Inject
     public ParquetBloomConnector(
@@ -43,8 +46,12 @@ public class ParquetBloomConnector
             ParquetBloomSessionProperties sessionProperties,
             Set<ConnectorTableFunction> tableFunctions,
             FunctionProvider functionProvider,
-            Set<Procedure> procedures)
+            Set<Procedure> procedures,
+            ParquetBloomAccessControl accessControl,
+            QueryCancellations cancellations)
     {
+        this.accessControl = requireNonNull(accessControl, "accessControl is null");
+        this.cancellations = requireNonNull(cancellations, "cancellations is null");
         this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
         this.tableFunctions = ImmutableSet.copyOf(requireNonNull(tableFunctions, "tableFunctions is null"));
         this.functionProvider = requireNonNull(functionProvider, "functionProvider is null");
@@ -70,13 +77,22 @@ public class ParquetBloomConnector
     @Override
     public void commit(ConnectorTransactionHandle transactionHandle)
     {
+        cancellations.ended(transactionHandle, false);
         transactionManager.end(transactionHandle);
     }
 
     @Override
     public void rollback(ConnectorTransactionHandle transactionHandle)
     {
+        // a cancelled or timed-out query's transaction: a procedure still running for it stops
+        cancellations.ended(transactionHandle, true);
         transactionManager.end(transactionHandle);
+    }
+
+    @Override
+    public ConnectorAccessControl getAccessControl()
+    {
+        return accessControl;
     }
 
     @Override

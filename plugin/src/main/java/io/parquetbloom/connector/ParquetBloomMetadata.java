@@ -173,6 +173,7 @@ public class ParquetBloomMetadata
         table.newestFile().ifPresent(file -> properties.put("newest_file", file.object().location().toString()));
         properties.put("columns_from", isSchemaUnionByName(session) ? "union of every file's columns by name" : "newest file");
         properties.put("key_index_location", table.keyIndexHome().child(LakeTables.KEY_INDEX_FOLDER).asPrefix().toString());
+        properties.put("key_index_ignored_objects", Integer.toString(table.ignoredKeyIndexObjects()));
         return properties;
     }
 

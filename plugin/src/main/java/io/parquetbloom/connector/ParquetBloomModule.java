@@ -104,6 +104,8 @@ public class ParquetBloomModule
         closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomMetadata.class));
         closingBinder(binder).registerExecutor(Key.get(ExecutorService.class, ForParquetBloomColumnReads.class));
         binder.bind(ParquetBloomConnector.class).in(Scopes.SINGLETON);
+        binder.bind(QueryCancellations.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetBloomAccessControl.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(TableStatisticsReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);

@@ -38,6 +38,7 @@ public final class EntrySorter
     private long[] buffer;
     private int size;
     private long spilledBytes;
+    private boolean closed;
 
     public EntrySorter(long memoryBytes, Path spillDirectory)
     {
@@ -50,6 +51,10 @@ public final class EntrySorter
     public synchronized void add(long[] entries, int count)
             throws IOException
     {
+        if (closed) {
+            // a hashing task still running after the build failed and closed the sorter: its entries go nowhere
+            throw new IOException("the key index build's sorter is closed");
+        }
         int offset = 0;
         while (offset < count) {
             if (size == buffer.length && buffer.length < maxEntries) {
@@ -63,6 +68,11 @@ public final class EntrySorter
                 spill();
             }
         }
+    }
+
+    public Path spillDirectory()
+    {
+        return spillDirectory;
     }
 
     public synchronized long spilledBytes()
@@ -141,6 +151,8 @@ public final class EntrySorter
         }
         runs.clear();
         buffer = new long[0];
+        size = 0;
+        closed = true;
     }
 
     private static final class RunCursor

@@ -101,6 +101,10 @@ public final class KeyIndexSegment
         int hashBits = in.readUnsignedByte();
         int rowGroupBits = in.readUnsignedByte();
         long entries = in.readLong();
+        if (hashBits < 1 || rowGroupBits < 0 || hashBits + rowGroupBits > KeyIndexFormat.PACKED_BITS) {
+            // H = 0 would make every truncated hash equal and a lookup find nothing: never trusted
+            throw new KeyIndexUnusableException("%s: %d hash bits and %d row group bits do not fit an entry of 63 bits".formatted(name, hashBits, rowGroupBits));
+        }
         SegmentHeader header = new SegmentHeader(column, trinoType, columnType, hashBits, rowGroupBits, in.readLong(), in.readLong());
         int pages = in.readInt();
         long[] first = new long[pages];

@@ -2,6 +2,7 @@ package io.parquetbloom.s3;
 
 import com.google.common.base.Throwables;
 import com.google.common.collect.ImmutableList;
+import com.google.common.io.ByteStreams;
 import com.google.inject.Inject;
 import io.trino.spi.TrinoException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -24,8 +25,9 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -451,6 +453,10 @@ public class S3ObjectStore
                 // 409 ConditionalRequestConflict: another conditional PUT of the key was in flight
                 return Optional.empty();
             }
+            if (e instanceof AwsServiceException service && service.statusCode() == 404 && condition instanceof PutCondition.Matches) {
+                // AWS answers an If-Match on a key deleted since with 404, not 412: the condition did not hold either
+                return Optional.empty();
+            }
             throw translateWrite("s3:PutObject", location, e);
         }
     }
@@ -494,37 +500,29 @@ public class S3ObjectStore
         catch (SdkException e) {
             throw translateWrite("s3:PutObject", location, e);
         }
-        try (FileChannel channel = FileChannel.open(file)) {
+        try {
             List<CompletedPart> parts = new ArrayList<>();
-            int number = 1;
-            for (long offset = 0; offset < size; offset += partSize, number++) {
-                ByteBuffer part = ByteBuffer.allocate((int) Math.min(partSize, size - offset));
-                while (part.hasRemaining() && channel.read(part, offset + part.position()) >= 0) {
-                    // read the whole part
-                }
-                part.flip();
+            for (Part part : parts(size, partSize)) {
                 UploadPartRequest.Builder upload = UploadPartRequest.builder()
                         .bucket(location.bucket())
                         .key(location.key())
                         .uploadId(uploadId)
-                        .partNumber(number)
+                        .partNumber(part.number())
                         .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
                 customerKey.ifPresent(key -> upload
                         .sseCustomerAlgorithm(key.algorithm())
                         .sseCustomerKey(key.keyBase64())
                         .sseCustomerKeyMD5(key.keyMd5Base64()));
-                String etag = client.uploadPart(upload.build(), RequestBody.fromByteBuffer(part)).eTag();
-                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+                // streamed from the file (again on each retry): a part never sits in memory whole
+                RequestBody body = RequestBody.fromContentProvider(() -> part.open(file), part.length(), "application/octet-stream");
+                String etag = client.uploadPart(upload.build(), body).eTag();
+                parts.add(CompletedPart.builder().partNumber(part.number()).eTag(etag).build());
             }
             return stripQuotes(client.completeMultipartUpload(request -> request
                     .bucket(location.bucket())
                     .key(location.key())
                     .uploadId(uploadId)
                     .multipartUpload(upload -> upload.parts(parts))).eTag());
-        }
-        catch (IOException e) {
-            abort(location, uploadId);
-            throw new UncheckedIOException(e);
         }
         catch (SdkException e) {
             abort(location, uploadId);
@@ -534,6 +532,34 @@ public class S3ObjectStore
             abort(location, uploadId);
             throw e;
         }
+    }
+
+    /**
+     * One part of a multipart upload: {@code length} bytes of the file from {@code offset}.
+     */
+    record Part(int number, long offset, long length)
+    {
+        InputStream open(Path file)
+        {
+            try {
+                FileChannel channel = FileChannel.open(file);
+                channel.position(offset);
+                return ByteStreams.limit(Channels.newInputStream(channel), length);
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    static List<Part> parts(long size, long partSize)
+    {
+        List<Part> parts = new ArrayList<>();
+        int number = 1;
+        for (long offset = 0; offset < size; offset += partSize, number++) {
+            parts.add(new Part(number, offset, Math.min(partSize, size - offset)));
+        }
+        return parts;
     }
 
     private void abort(S3Location location, String uploadId)

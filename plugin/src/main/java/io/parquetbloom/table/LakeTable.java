@@ -17,12 +17,14 @@ import static java.util.Objects.requireNonNull;
  * the version listed with the files
  * @param keyIndexHome the prefix whose {@code _key_index/} folder holds the table's key indexes: its own location, or
  * its place under {@code key-index.location}
+ * @param ignoredKeyIndexObjects objects under {@code _key_index/} that name no column this connector could have
+ * written (a folder name that is not URL-encoded): skipped, never a failure of the table
  */
-public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, Map<String, S3ObjectInfo> keyIndexPointers, S3Location keyIndexHome)
+public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, Map<String, S3ObjectInfo> keyIndexPointers, S3Location keyIndexHome, int ignoredKeyIndexObjects)
 {
     public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns)
     {
-        this(name, location, files, partitionColumns, Map.of(), location);
+        this(name, location, files, partitionColumns, Map.of(), location, 0);
     }
 
     public LakeTable

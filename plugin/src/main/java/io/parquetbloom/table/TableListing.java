@@ -1,5 +1,6 @@
 package io.parquetbloom.table;
 
+import io.airlift.log.Logger;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore.ListedObject;
@@ -8,6 +9,7 @@ import io.trino.spi.connector.SchemaTableName;
 
 import java.io.ByteArrayOutputStream;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,6 +32,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  */
 final class TableListing
 {
+    private static final Logger log = Logger.get(TableListing.class);
+
     private TableListing() {}
 
     /**
@@ -41,13 +45,14 @@ final class TableListing
         List<String> partitionKeys = null;
         String firstFile = null;
         List<LakeFile> files = new ArrayList<>();
-        Map<String, S3ObjectInfo> keyIndexPointers = new HashMap<>(keyIndexPointers(indexObjects, keyIndexHome));
+        Map<String, S3ObjectInfo> keyIndexPointers = new HashMap<>();
+        int ignored = keyIndexPointers(indexObjects, keyIndexHome, keyIndexPointers);
         for (ListedObject listed : objects) {
             S3ObjectInfo object = listed.object();
             String[] segments = object.location().key().substring(prefix.key().length()).split("/", -1);
             if (segments[0].equals(KEY_INDEX_FOLDER)) {
                 if (keyIndexHome.equals(prefix)) {
-                    keyIndexPointers.putAll(keyIndexPointers(List.of(listed), prefix));
+                    ignored += keyIndexPointers(List.of(listed), prefix, keyIndexPointers);
                 }
                 continue;
             }
@@ -69,22 +74,46 @@ final class TableListing
             }
             files.add(new LakeFile(object, List.copyOf(partitions.values()), listed.lastModified()));
         }
-        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), keyIndexPointers, keyIndexHome);
+        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), keyIndexPointers, keyIndexHome, ignored);
     }
 
     /**
-     * The pointers among objects below a key index home, by column: {@code _key_index/<url-encoded column>/_pointer}.
+     * Adds the pointers among objects below a key index home, by column: {@code _key_index/<url-encoded column>/_pointer}.
+     *
+     * @return how many pointers were skipped: their folder is not a column name this connector encodes (another
+     * program's object, such as {@code _key_index/100%/_pointer}), which must not fail the table
      */
-    private static Map<String, S3ObjectInfo> keyIndexPointers(List<ListedObject> objects, S3Location home)
+    private static int keyIndexPointers(List<ListedObject> objects, S3Location home, Map<String, S3ObjectInfo> pointers)
     {
-        Map<String, S3ObjectInfo> pointers = new HashMap<>();
+        int ignored = 0;
         for (ListedObject listed : objects) {
             String[] segments = listed.key().substring(home.asPrefix().key().length()).split("/", -1);
             if (segments.length == 3 && segments[0].equals(KEY_INDEX_FOLDER) && segments[2].equals(KEY_INDEX_POINTER)) {
-                pointers.put(URLDecoder.decode(segments[1], UTF_8), listed.object());
+                Optional<String> column = indexedColumn(segments[1]);
+                if (column.isPresent()) {
+                    pointers.put(column.get(), listed.object());
+                }
+                else {
+                    log.warn("Ignoring %s: its folder names no column a key index is built for", listed.object().location());
+                    ignored++;
+                }
             }
         }
-        return pointers;
+        return ignored;
+    }
+
+    /**
+     * The column a key index folder is named for, when the name is exactly how a build encodes it.
+     */
+    private static Optional<String> indexedColumn(String folder)
+    {
+        try {
+            String column = URLDecoder.decode(folder, UTF_8);
+            return URLEncoder.encode(column, UTF_8).equals(folder) ? Optional.of(column) : Optional.empty();
+        }
+        catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static Map<String, Optional<String>> partitionValues(String[] segments)

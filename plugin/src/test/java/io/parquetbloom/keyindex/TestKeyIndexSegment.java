@@ -90,6 +90,28 @@ final class TestKeyIndexSegment
                 .isInstanceOf(KeyIndexUnusableException.class);
     }
 
+    /**
+     * A header whose bit widths no build writes, under a valid checksum: with 0 hash bits, truncation would keep the
+     * whole hash and every lookup would miss; with more than 63 bits in all, entries would overflow.
+     */
+    @Test
+    void headerBitWidthsOutOfRangeAreUnusable()
+            throws Exception
+    {
+        for (int[] bits : new int[][] {{0, 4}, {60, 4}, {63, 1}}) {
+            Path target = directory.resolve("bits" + bits[0] + "-" + bits[1]);
+            SegmentHeader header = new SegmentHeader("device_id", "varchar", "optional binary device_id (STRING)", bits[0], bits[1], 1, 2);
+            List<IndexedFile> files = List.of(new IndexedFile("part-0.parquet", 1000, "etag", true, new long[] {10}, new long[] {100}));
+            KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(target, header, files, Arrays.stream(new long[] {1, 2, 3}).iterator());
+            byte[] bytes = Files.readAllBytes(target);
+            byte[] suffix = Arrays.copyOfRange(bytes, bytes.length - written.trailerBytes(), bytes.length);
+            assertThatThrownBy(() -> KeyIndexSegment.parse(suffix, bytes.length, "s"))
+                    .as("%d hash bits, %d row group bits", bits[0], bits[1])
+                    .isInstanceOf(KeyIndexUnusableException.class)
+                    .hasMessageContaining("do not fit");
+        }
+    }
+
     @Test
     void emptySegment()
             throws Exception

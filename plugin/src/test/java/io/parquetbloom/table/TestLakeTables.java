@@ -62,6 +62,29 @@ final class TestLakeTables
         assertThat(tables.findTable(new SchemaTableName("telemetry", "missing"), stats)).isEmpty();
     }
 
+    /**
+     * Another program's object under {@code _key_index/} whose folder is no encoded column name: skipped and counted,
+     * where it used to fail every query on the table with a raw IllegalArgumentException.
+     */
+    @Test
+    void oddObjectsUnderTheKeyIndexFolderAreSkippedAndCounted()
+    {
+        InMemoryLake store = new InMemoryLake("lake")
+                .put("warehouse/telemetry/events/part-0.parquet")
+                .put("warehouse/telemetry/events/_key_index/device_id/_pointer")
+                .put("warehouse/telemetry/events/_key_index/100%/_pointer")
+                .put("warehouse/telemetry/events/_key_index/a%zz/_pointer")
+                .put("warehouse/telemetry/events/_key_index/a b/_pointer")
+                .put("warehouse/telemetry/events/_key_index/k%C3%BCrzel/_pointer");
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        S3RequestStats stats = new S3RequestStats();
+        SchemaTableName name = new SchemaTableName("telemetry", "events");
+        LakeTable table = tables.getTable(name, tables.findTable(name, stats).orElseThrow(), stats);
+        assertThat(table.keyIndexPointers()).containsOnlyKeys("device_id", "k\u00fcrzel");
+        assertThat(table.ignoredKeyIndexObjects()).isEqualTo(3);
+        assertThat(table.files()).hasSize(1);
+    }
+
     @Test
     void tableLargerThanOneListingPageIsListedInKeyRangesSideBySide()
     {

@@ -2,6 +2,7 @@ package io.parquetbloom.connector.keyindex;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
+import io.parquetbloom.connector.QueryCancellations;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
@@ -37,11 +38,13 @@ public class CreateKeyIndexProcedure
     }
 
     private final KeyIndexBuilder builder;
+    private final QueryCancellations cancellations;
 
     @Inject
-    public CreateKeyIndexProcedure(KeyIndexBuilder builder)
+    public CreateKeyIndexProcedure(KeyIndexBuilder builder, QueryCancellations cancellations)
     {
         this.builder = requireNonNull(builder, "builder is null");
+        this.cancellations = requireNonNull(cancellations, "cancellations is null");
     }
 
     @Override
@@ -61,8 +64,9 @@ public class CreateKeyIndexProcedure
     {
         SchemaTableName table = table("create_key_index", schemaName, tableName, columnName);
         // the index is written into the table's folder: who may not write to the table may not build it
+        // (the check also tells the connector which transaction this query runs in, whose rollback stops the build)
         accessControl.checkCanInsertIntoTable(null, table);
-        builder.build(session, table, columnName);
+        builder.build(session, table, columnName, cancellations.cancelled(session.getQueryId()));
     }
 
     static SchemaTableName table(String procedure, String schemaName, String tableName, String columnName)

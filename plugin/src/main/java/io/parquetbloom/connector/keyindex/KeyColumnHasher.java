@@ -19,6 +19,7 @@ import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.FileColumnResolver;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -32,13 +33,13 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
 import static io.trino.spi.type.TypeUtils.readNativeValue;
 import static java.util.Objects.requireNonNull;
 
@@ -129,6 +130,11 @@ final class KeyColumnHasher
         };
     }
 
+    String columnName()
+    {
+        return column.name();
+    }
+
     /**
      * Row groups whose hashes came from their dictionary page alone.
      */
@@ -170,7 +176,8 @@ final class KeyColumnHasher
             }
         }
         catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // closing the page source: a read failure, not the spill's
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot read column %s of %s: %s".formatted(column.name(), object.location(), e.getMessage()), e);
         }
         return Optional.of(Arrays.copyOf(hashes, distinct(hashes, count)));
     }

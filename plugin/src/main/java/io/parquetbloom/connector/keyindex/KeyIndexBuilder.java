@@ -63,11 +63,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_CONFLICT;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.USER_CANCELED;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -133,12 +135,18 @@ public class KeyIndexBuilder
         this.executor = requireNonNull(executor, "executor is null");
     }
 
-    public BuildResult build(ConnectorSession session, SchemaTableName name, String columnName)
+    /**
+     * @param cancelled whether the procedure's query was cancelled or timed out: checked before each row group is read
+     * and before each write, so a cancelled build stops within about one row group's read and, until it replaces the
+     * pointer, changes nothing
+     */
+    public BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled)
     {
         long start = System.nanoTime();
         S3RequestStats stats = new S3RequestStats();
         LakeTable table = listNow(name, stats);
         ParquetBloomColumnHandle column = dataColumn(table, columnName, stats);
+        Cancellation cancellation = new Cancellation(name, column.name(), cancelled);
         KeyIndexState state = KeyIndexState.read(indexReader, store, table.keyIndexHome(), column.name(), stats);
         state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
         List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
@@ -163,7 +171,7 @@ public class KeyIndexBuilder
             // the whole index needs, so merging never cuts it shorter than a lookup of the whole table wants
             Optional<String> knownType = kept.reversed().stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
             long indexedEntries = kept.stream().mapToLong(loaded -> loaded.segment().entries()).sum();
-            NewSegment segment = writeSegment(session, table, column, toRead, knownType, indexedEntries, start, stats);
+            NewSegment segment = writeSegment(session, table, column, toRead, knownType, indexedEntries, start, cancellation, stats);
             added = Optional.of(segment.reference());
             notIndexed = segment.notIndexed();
         }
@@ -173,7 +181,7 @@ public class KeyIndexBuilder
         }
         boolean committed = added.isPresent() || !next.equals(state.pointer().orElse(null));
         if (committed) {
-            next = commit(table, column.name(), state.pointerEtag(), next, added, stats);
+            next = commitOrRemove(table, column.name(), state.pointerEtag(), next, added, cancellation, stats);
         }
         long orphans = deleteOrphans(table.keyIndexHome(), column.name(), next, committed, stats);
         long millis = (System.nanoTime() - start) / 1_000_000;
@@ -257,9 +265,36 @@ public class KeyIndexBuilder
         }
     }
 
-    private NewSegment writeSegment(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, S3RequestStats stats)
+    /**
+     * Replaces the pointer, unless the build was cancelled first or cannot replace it: then the segment it uploaded
+     * is deleted, so a failed or cancelled build leaves nothing behind.
+     */
+    private KeyIndexPointer commitOrRemove(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, Cancellation cancellation, S3RequestStats stats)
     {
-        List<FileFooter> footers = readFooters(table, column, files, stats);
+        try {
+            cancellation.check();
+            return commit(table, column, expectedEtag, next, added, stats);
+        }
+        catch (RuntimeException e) {
+            added.ifPresent(segment -> deleteQuietly(KeyIndexLocations.segment(table.keyIndexHome(), column, segment.name()), stats));
+            throw e;
+        }
+    }
+
+    private void deleteQuietly(S3Location location, S3RequestStats stats)
+    {
+        try {
+            store.delete(location, stats);
+        }
+        catch (RuntimeException e) {
+            // an orphan the next build deletes once older than key-index.orphan-retention
+            log.warn("Cannot delete %s: %s", location, e.getMessage());
+        }
+    }
+
+    private NewSegment writeSegment(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, Cancellation cancellation, S3RequestStats stats)
+    {
+        List<FileFooter> footers = readFooters(table, column, files, cancellation, stats);
         PrimitiveType indexType = indexType(table, column, footers, knownType);
         long rowGroups = footers.stream().mapToLong(FileFooter::rowGroups).sum();
         long rows = footers.stream().flatMapToLong(footer -> Arrays.stream(footer.rowCounts())).sum();
@@ -268,11 +303,12 @@ public class KeyIndexBuilder
         Path directory = spillDirectory();
         // half the build memory sorts entries, half holds the row groups being hashed
         try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes() / 2, directory)) {
-            List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter, stats);
+            List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter, cancellation, stats);
             Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
             try {
                 SegmentHeader header = new SegmentHeader(column.name(), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
                 KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
+                cancellation.check();
                 String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
                 S3Location location = KeyIndexLocations.segment(table.keyIndexHome(), column.name(), name);
                 // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
@@ -285,16 +321,18 @@ public class KeyIndexBuilder
                 Files.deleteIfExists(segmentFile);
             }
         }
-        catch (IOException e) {
-            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot build the key index of %s.%s in %s: %s".formatted(table.name(), column.name(), directory, e.getMessage()), e);
+        catch (IOException | UncheckedIOException e) {
+            // the sorter's runs and the segment file: a full or vanished spill directory
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot build the key index of %s.%s in key-index.spill-directory %s: %s".formatted(table.name(), column.name(), directory, e.getMessage()), e);
         }
     }
 
-    private List<FileFooter> readFooters(LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, S3RequestStats stats)
+    private List<FileFooter> readFooters(LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Cancellation cancellation, S3RequestStats stats)
     {
         List<Callable<FileFooter>> reads = new ArrayList<>();
         for (LakeFile file : files) {
             reads.add(() -> {
+                cancellation.check();
                 ParquetFileMetadata metadata = metadataReader.footer(file.object(), table.name(), new ReadStats(stats, new MetadataCacheStats()));
                 return switch (resolver.resolve(column.name(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
                     case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive());
@@ -326,7 +364,7 @@ public class KeyIndexBuilder
                 .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table.name())));
     }
 
-    private List<IndexedFile> hashFiles(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, S3RequestStats stats)
+    private List<IndexedFile> hashFiles(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, Cancellation cancellation, S3RequestStats stats)
     {
         ParquetBloomTableHandle handle = new ParquetBloomTableHandle(table.name().getSchemaName(), table.name().getTableName(), TupleDomain.all());
         KeyColumnHasher hasher = new KeyColumnHasher(pageSources, metadataReader, resolver, session, handle, column, indexType, flusher.epoch(), stats);
@@ -339,22 +377,17 @@ public class KeyIndexBuilder
             long fileBase = base;
             base += footer.rowGroups();
             tasks.add(() -> {
-                IndexedFile file = hashFile(table, footer, hasher, fileBase, rowGroupBits, hashBits, sorter, inFlight);
+                IndexedFile file = hashFile(table, footer, hasher, fileBase, rowGroupBits, hashBits, sorter, inFlight, cancellation);
                 progress.fileDone(file);
                 return file;
             });
         }
-        try {
-            List<IndexedFile> files = ParallelTasks.runAll(tasks, new BoundedExecutor(executor, concurrency));
-            log.info("Key index of %s.%s: %d row groups answered by their dictionary page alone", table.name(), column.name(), hasher.rowGroupsFromDictionaries());
-            return files;
-        }
-        catch (UncheckedIOException e) {
-            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s: %s".formatted(table.name(), column.name(), e.getMessage()), e);
-        }
+        List<IndexedFile> files = ParallelTasks.runAll(tasks, new BoundedExecutor(executor, concurrency));
+        log.info("Key index of %s.%s: %d row groups answered by their dictionary page alone", table.name(), column.name(), hasher.rowGroupsFromDictionaries());
+        return files;
     }
 
-    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight)
+    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight, Cancellation cancellation)
             throws IOException, InterruptedException
     {
         S3ObjectInfo object = footer.file().object();
@@ -362,6 +395,7 @@ public class KeyIndexBuilder
         // without an ETag a rewrite of the same size would look covered: such a file is never indexed
         boolean indexed = footer.readable() && object.hasEtag();
         for (int rowGroup = 0; indexed && footer.field().isPresent() && rowGroup < rowGroups; rowGroup++) {
+            cancellation.check();
             Optional<long[]> hashes;
             long bytes = InFlightMemory.estimate(footer.rowCounts()[rowGroup]);
             inFlight.acquire(bytes);
@@ -379,7 +413,12 @@ public class KeyIndexBuilder
             for (int i = 0; i < entries.length; i++) {
                 entries[i] = KeyIndexFormat.pack(KeyIndexFormat.truncate(entries[i], hashBits), rowGroupBits, base + rowGroup);
             }
-            sorter.add(entries, entries.length);
+            try {
+                sorter.add(entries, entries.length);
+            }
+            catch (IOException e) {
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s to key-index.spill-directory %s: %s".formatted(table.name(), hasher.columnName(), sorter.spillDirectory(), e.getMessage()), e);
+            }
         }
         String path = KeyIndexLocations.relativePath(table.location(), object.location());
         return new IndexedFile(path, object.size(), object.etag(), indexed, footer.rowCounts(), footer.compressedSizes());
@@ -413,6 +452,10 @@ public class KeyIndexBuilder
             }
             log.info("Key index of %s.%s: pointer replaced by another build (attempt %d); adding this build's segment to it", table.name(), column, attempt);
             KeyIndexState current = KeyIndexState.read(indexReader, store, table.keyIndexHome(), column, stats);
+            if (etag.isPresent() && current.pointerEtag().isEmpty()) {
+                // drop_key_index deleted the pointer after this build read it: the later request wins
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s was dropped while this build ran; nothing was recorded. Run create_key_index again to build it".formatted(table.name(), column));
+            }
             etag = current.pointerEtag();
             KeyIndexPointer theirs = current.pointer().orElse(new KeyIndexPointer(column, List.of()));
             if (added.isPresent() && theirs.segments().contains(added.get())) {
@@ -465,6 +508,19 @@ public class KeyIndexBuilder
      * A byte budget for row groups being hashed at once, on top of the files' concurrency: 128 row groups of 250,000
      * keys would hold about 1 GB of hashes and buffers.
      */
+    /**
+     * The procedure's query, cancelled or timed out: Trino does not interrupt a procedure, so the build asks.
+     */
+    private record Cancellation(SchemaTableName table, String column, BooleanSupplier cancelled)
+    {
+        void check()
+        {
+            if (cancelled.getAsBoolean()) {
+                throw new TrinoException(USER_CANCELED, "create_key_index of %s.%s stopped: its query was cancelled or timed out; the index is as it was".formatted(table, column));
+            }
+        }
+    }
+
     private static final class InFlightMemory
     {
         // a reader's buffers (pages, decompression) beside the values' hashes
