@@ -250,6 +250,17 @@ public final class ParquetValueHasher
         };
     }
 
+    /**
+     * Whether every value of {@code type} has one stored encoding in {@code column}; not so for CHAR (any padding)
+     * and for DECIMAL in BINARY (any sign extension), whose stored bytes may differ from the canonical encoding.
+     */
+    public static boolean storedInOneEncoding(Type type, PrimitiveType column)
+    {
+        boolean binaryDecimal = column.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY
+                && column.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
+        return !binaryDecimal && !(type instanceof CharType);
+    }
+
     private static boolean isTextOrBinary(PrimitiveType column)
     {
         LogicalTypeAnnotation annotation = column.getLogicalTypeAnnotation();

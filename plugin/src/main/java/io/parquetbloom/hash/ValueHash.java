@@ -24,6 +24,16 @@ public sealed interface ValueHash
             }
         }
 
+        /**
+         * The one encoding a key index records for the value: the first (the minimal, or the unpadded). An index
+         * hashes values as the reader returns them, never as a file stores them, so one encoding per value is enough,
+         * where a bloom filter written from stored bytes needs every candidate probed.
+         */
+        public long canonical()
+        {
+            return hashes[0];
+        }
+
         @Override
         public boolean equals(Object o)
         {

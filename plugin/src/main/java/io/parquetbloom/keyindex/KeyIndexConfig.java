@@ -14,6 +14,7 @@ import jakarta.validation.constraints.NotNull;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import static io.airlift.units.DataSize.Unit.GIGABYTE;
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 
 /**
@@ -27,6 +28,7 @@ public class KeyIndexConfig
     private Duration orphanRetention = new Duration(1, TimeUnit.HOURS);
     private int maxSegments = 8;
     private DataSize uploadPartSize = DataSize.of(64, MEGABYTE);
+    private DataSize maxLookupBytes = DataSize.of(1, GIGABYTE);
 
     public boolean isEnabled()
     {
@@ -112,6 +114,21 @@ public class KeyIndexConfig
     public KeyIndexConfig setMaxSegments(int maxSegments)
     {
         this.maxSegments = maxSegments;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize("1MB")
+    public DataSize getMaxLookupBytes()
+    {
+        return maxLookupBytes;
+    }
+
+    @Config("key-index.max-lookup-bytes")
+    @ConfigDescription("A lookup that would read more of the index than this (a long IN list against a large index) plans without the index instead; pages are read a window at a time whatever the total")
+    public KeyIndexConfig setMaxLookupBytes(DataSize maxLookupBytes)
+    {
+        this.maxLookupBytes = maxLookupBytes;
         return this;
     }
 }

@@ -45,6 +45,8 @@ public class KeyIndexReader
     private static final long MAX_RANGE = 8 * 1024 * 1024;
 
     private static final long MAX_POINTER_BYTES = 1024 * 1024;
+    // a lookup holds at most this many bytes of pages read and not yet matched, however many it reads in all
+    private static final long WINDOW_BYTES = 16 * 1024 * 1024;
 
     private record PageRange(long offset, int length, int[] pages) {}
 
@@ -54,11 +56,15 @@ public class KeyIndexReader
     private final ParquetMetadataCache.Region<FileKey, KeyIndexPointer> pointers;
     private final ParquetMetadataCache.Region<FileKey, KeyIndexSegment> segments;
     private final ParquetMetadataCache.Region<PageKey, byte[]> pages;
+    private final long cacheBytes;
+    private final long maxLookupBytes;
 
     @Inject
-    public KeyIndexReader(S3ObjectStore store, ParquetMetadataCache budget)
+    public KeyIndexReader(S3ObjectStore store, ParquetMetadataCache budget, KeyIndexConfig config)
     {
         this.store = requireNonNull(store, "store is null");
+        this.cacheBytes = budget.getMaxWeight();
+        this.maxLookupBytes = config.getMaxLookupBytes().toBytes();
         this.pointers = budget.region("key_index_pointer", KeyIndexPointer.class, key -> key, (key, pointer) -> 128 + 2L * key.location().length() + 256L * pointer.segments().size());
         this.pages = budget.region("key_index_page", byte[].class, PageKey::segment, (key, page) -> 96 + 2L * key.segment().location().length() + page.length);
         this.segments = budget.region("key_index", KeyIndexSegment.class, key -> key, (key, segment) -> 64 + 2L * key.location().length() + segment.getRetainedSizeInBytes());
@@ -98,6 +104,10 @@ public class KeyIndexReader
         if (segment.trailerBytes() <= KeyIndexFormat.END_LENGTH || segment.trailerBytes() > segment.size()) {
             throw new KeyIndexUnusableException("%s: the pointer's trailer length %d does not fit its size %d".formatted(object.location(), segment.trailerBytes(), segment.size()));
         }
+        if (segment.trailerBytes() > cacheBytes / 2) {
+            // never kept, so read again by every query: not worth a lookup
+            throw new KeyIndexUnusableException("%s: its trailer of %d bytes is more than half of metadata-cache.max-size (%d bytes); raise it for this index to be used".formatted(object.location(), segment.trailerBytes(), cacheBytes));
+        }
         byte[] suffix = read(object, segment.size() - segment.trailerBytes(), segment.trailerBytes(), stats);
         KeyIndexSegment parsed = KeyIndexSegment.parse(suffix, segment.size(), object.location().toString());
         if (!parsed.header().column().equals(column)) {
@@ -119,6 +129,7 @@ public class KeyIndexReader
     {
         Map<String, TreeSet<Integer>> hits = new HashMap<>();
         Map<String, IndexedFile> directory = new HashMap<>();
+        // pages read, bytes read, pages found cached
         long[] counters = new long[3];
         for (KeyIndexPointer.Segment reference : pointer.segments()) {
             KeyIndexSegment segment = segment(table, column, reference, stats);
@@ -155,7 +166,7 @@ public class KeyIndexReader
         }
         PrimitiveType type = parquetType(segment.header().columnType());
         ColumnDescriptor descriptor = new ColumnDescriptor(new String[] {column}, type, 0, type.isRepetition(Type.Repetition.REQUIRED) ? 0 : 1);
-        Optional<BloomColumnPredicate> predicate = BloomColumnPredicate.create(descriptor, domain, maxValues);
+        Optional<BloomColumnPredicate> predicate = BloomColumnPredicate.createForKeyIndex(descriptor, domain, maxValues);
         if (predicate.isEmpty()) {
             return Optional.empty();
         }
@@ -215,27 +226,25 @@ public class KeyIndexReader
             }
         }
         List<PageRange> ranges = coalesce(segment, missing.stream().mapToInt(Integer::intValue).toArray());
-        List<Callable<byte[]>> reads = new ArrayList<>();
-        for (PageRange range : ranges) {
-            reads.add(() -> readUnchecked(object, range.offset(), range.length(), stats));
+        long needed = ranges.stream().mapToLong(PageRange::length).sum();
+        if (counters[1] + needed > maxLookupBytes) {
+            throw new KeyIndexLookupTooLargeException("%s: this lookup would read %d bytes of the index, more than key-index.max-lookup-bytes (%d)".formatted(object.location(), counters[1] + needed, maxLookupBytes));
         }
-        List<byte[]> read;
-        try {
-            read = ParallelTasks.runAll(reads, executor);
-        }
-        catch (UncheckedIOException e) {
-            throw new KeyIndexUnusableException(e.getMessage(), e.getCause());
-        }
-        for (int i = 0; i < ranges.size(); i++) {
-            PageRange range = ranges.get(i);
-            byte[] bytes = read.get(i);
-            for (int page : range.pages()) {
-                counters[0]++;
-                int offset = (int) (segment.pageOffset(page) - range.offset());
-                matches(object, segment, page, bytes, offset, hashes, consumer);
-                pages.putIfAbsent(new PageKey(segmentKey, page), Arrays.copyOfRange(bytes, offset, offset + segment.pageLength(page)));
+        for (List<PageRange> window : windows(ranges)) {
+            List<Callable<byte[]>> reads = new ArrayList<>();
+            for (PageRange range : window) {
+                reads.add(() -> readUnchecked(object, range.offset(), range.length(), stats));
             }
-            counters[1] += bytes.length;
+            List<byte[]> read;
+            try {
+                read = ParallelTasks.runAll(reads, executor);
+            }
+            catch (UncheckedIOException e) {
+                throw new KeyIndexUnusableException(e.getMessage(), e.getCause());
+            }
+            for (int i = 0; i < window.size(); i++) {
+                matchRange(object, segmentKey, segment, window.get(i), read.get(i), hashes, consumer, counters);
+            }
         }
         for (int file = 0; file < coveredPaths.length; file++) {
             // an ordinal past a covered file's row groups is a damaged segment, never a split to plan
@@ -243,6 +252,42 @@ public class KeyIndexReader
                 throw new KeyIndexUnusableException("%s names a row group past the end of %s".formatted(object.location(), coveredPaths[file]));
             }
         }
+    }
+
+    private void matchRange(S3ObjectInfo object, FileKey segmentKey, KeyIndexSegment segment, PageRange range, byte[] bytes, long[] hashes, KeyIndexSegment.MatchConsumer consumer, long[] counters)
+            throws KeyIndexUnusableException
+    {
+        for (int page : range.pages()) {
+            counters[0]++;
+            int offset = (int) (segment.pageOffset(page) - range.offset());
+            matches(object, segment, page, bytes, offset, hashes, consumer);
+            pages.putIfAbsent(new PageKey(segmentKey, page), Arrays.copyOfRange(bytes, offset, offset + segment.pageLength(page)));
+        }
+        counters[1] += bytes.length;
+    }
+
+    /**
+     * The ranges in groups of at most {@link #WINDOW_BYTES} (at least one range each): a group is read side by side,
+     * matched and let go before the next is read.
+     */
+    private static List<List<PageRange>> windows(List<PageRange> ranges)
+    {
+        List<List<PageRange>> windows = new ArrayList<>();
+        List<PageRange> window = new ArrayList<>();
+        long bytes = 0;
+        for (PageRange range : ranges) {
+            if (!window.isEmpty() && bytes + range.length() > WINDOW_BYTES) {
+                windows.add(window);
+                window = new ArrayList<>();
+                bytes = 0;
+            }
+            window.add(range);
+            bytes += range.length();
+        }
+        if (!window.isEmpty()) {
+            windows.add(window);
+        }
+        return windows;
     }
 
     private static void matches(S3ObjectInfo object, KeyIndexSegment segment, int page, byte[] bytes, int offset, long[] hashes, KeyIndexSegment.MatchConsumer consumer)

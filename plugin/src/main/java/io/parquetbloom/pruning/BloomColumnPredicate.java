@@ -33,6 +33,20 @@ public record BloomColumnPredicate(ColumnDescriptor column, long[] hashes, boole
      */
     public static Optional<BloomColumnPredicate> create(ColumnDescriptor column, Domain domain, int maxValues)
     {
+        return create(column, domain, maxValues, false);
+    }
+
+    /**
+     * The hashes a key index holds for the domain's values: one per value ({@link ValueHash.Hashes#canonical()}),
+     * where a bloom filter needs every encoding a writer may have stored.
+     */
+    public static Optional<BloomColumnPredicate> createForKeyIndex(ColumnDescriptor column, Domain domain, int maxValues)
+    {
+        return create(column, domain, maxValues, true);
+    }
+
+    private static Optional<BloomColumnPredicate> create(ColumnDescriptor column, Domain domain, int maxValues, boolean canonical)
+    {
         ValueSet values = domain.getValues();
         if (values.isNone() || values.isAll() || !values.isDiscreteSet()) {
             return Optional.empty();
@@ -55,7 +69,8 @@ public record BloomColumnPredicate(ColumnDescriptor column, long[] hashes, boole
                 case ValueHash.Absent _ -> {
                     // the column cannot hold this value: it contributes nothing to probe
                 }
-                case ValueHash.Hashes(long[] candidates) -> {
+                case ValueHash.Hashes found -> {
+                    long[] candidates = canonical ? new long[] {found.canonical()} : found.hashes();
                     if (count + candidates.length > hashes.length) {
                         hashes = Arrays.copyOf(hashes, Math.max(hashes.length * 2, count + candidates.length));
                     }

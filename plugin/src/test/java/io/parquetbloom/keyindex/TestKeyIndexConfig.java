@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
 import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
 import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+import static io.airlift.units.DataSize.Unit.GIGABYTE;
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 
 final class TestKeyIndexConfig
@@ -24,7 +25,8 @@ final class TestKeyIndexConfig
                 .setSpillDirectory(null)
                 .setOrphanRetention(new Duration(1, TimeUnit.HOURS))
                 .setMaxSegments(8)
-                .setUploadPartSize(DataSize.of(64, MEGABYTE)));
+                .setUploadPartSize(DataSize.of(64, MEGABYTE))
+                .setMaxLookupBytes(DataSize.of(1, GIGABYTE)));
     }
 
     @Test
@@ -37,6 +39,7 @@ final class TestKeyIndexConfig
                 .put("key-index.orphan-retention", "5m")
                 .put("key-index.max-segments", "3")
                 .put("key-index.upload-part-size", "8MB")
+                .put("key-index.max-lookup-bytes", "32MB")
                 .buildOrThrow();
         assertFullMapping(properties, new KeyIndexConfig()
                 .setEnabled(false)
@@ -44,6 +47,7 @@ final class TestKeyIndexConfig
                 .setSpillDirectory("/tmp/spill")
                 .setOrphanRetention(new Duration(5, TimeUnit.MINUTES))
                 .setMaxSegments(3)
-                .setUploadPartSize(DataSize.of(8, MEGABYTE)));
+                .setUploadPartSize(DataSize.of(8, MEGABYTE))
+                .setMaxLookupBytes(DataSize.of(32, MEGABYTE)));
     }
 }

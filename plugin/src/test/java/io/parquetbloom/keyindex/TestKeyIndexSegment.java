@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.PrimitiveIterator;
 import java.util.Random;
 import java.util.Set;
+import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -98,18 +100,40 @@ final class TestKeyIndexSegment
     void headerBitWidthsOutOfRangeAreUnusable()
             throws Exception
     {
+        Written written = write(randomEntries(new Random(10), 100), 40);
+        byte[] bytes = written.bytes();
+        byte[] suffix = Arrays.copyOfRange(bytes, bytes.length - written.trailerBytes(), bytes.length);
         for (int[] bits : new int[][] {{0, 4}, {60, 4}, {63, 1}}) {
-            Path target = directory.resolve("bits" + bits[0] + "-" + bits[1]);
-            SegmentHeader header = new SegmentHeader("device_id", "varchar", "optional binary device_id (STRING)", bits[0], bits[1], 1, 2);
-            List<IndexedFile> files = List.of(new IndexedFile("part-0.parquet", 1000, "etag", true, new long[] {10}, new long[] {100}));
-            KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(target, header, files, Arrays.stream(new long[] {1, 2, 3}).iterator());
-            byte[] bytes = Files.readAllBytes(target);
-            byte[] suffix = Arrays.copyOfRange(bytes, bytes.length - written.trailerBytes(), bytes.length);
-            assertThatThrownBy(() -> KeyIndexSegment.parse(suffix, bytes.length, "s"))
+            byte[] patched = withBitWidths(suffix, bits[0], bits[1]);
+            assertThatThrownBy(() -> KeyIndexSegment.parse(patched, bytes.length, "s"))
                     .as("%d hash bits, %d row group bits", bits[0], bits[1])
                     .isInstanceOf(KeyIndexUnusableException.class)
                     .hasMessageContaining("do not fit");
         }
+        // the same patch with widths a build writes parses: only the widths were refused
+        assertThat(KeyIndexSegment.parse(withBitWidths(suffix, 30, 5), bytes.length, "s").header().hashBits()).isEqualTo(30);
+    }
+
+    /**
+     * The trailer with other bit widths and its checksum recomputed, as a writer with a bug would leave it.
+     */
+    private static byte[] withBitWidths(byte[] suffix, int hashBits, int rowGroupBits)
+    {
+        byte[] patched = suffix.clone();
+        ByteBuffer end = ByteBuffer.wrap(patched);
+        int trailerLength = end.getInt(patched.length - KeyIndexFormat.END_LENGTH);
+        int trailerStart = patched.length - KeyIndexFormat.END_LENGTH - trailerLength;
+        // version, then three UTF strings (a two-byte length each), then the two widths
+        int position = trailerStart + Integer.BYTES;
+        for (int string = 0; string < 3; string++) {
+            position += Short.BYTES + end.getShort(position);
+        }
+        patched[position] = (byte) hashBits;
+        patched[position + 1] = (byte) rowGroupBits;
+        CRC32 crc = new CRC32();
+        crc.update(patched, trailerStart, trailerLength - Integer.BYTES);
+        end.putInt(trailerStart + trailerLength - Integer.BYTES, (int) crc.getValue());
+        return patched;
     }
 
     @Test

@@ -103,7 +103,8 @@ final class KeyColumnHasher
         ReadStats stats = new ReadStats(requests, new MetadataCacheStats());
         ParquetFileMetadata file = metadataReader.footer(object, new SchemaTableName(table.schemaName(), table.tableName()), stats);
         Optional<Type> field = fileField(file);
-        if (field.isEmpty() || !field.get().isPrimitive() || !field.get().asPrimitiveType().equals(indexType)) {
+        // a dictionary holds values as stored: where a value has several encodings, only the values read are canonical
+        if (field.isEmpty() || !field.get().isPrimitive() || !field.get().asPrimitiveType().equals(indexType) || !ParquetValueHasher.storedInOneEncoding(column.type(), indexType)) {
             return Optional.empty();
         }
         List<String> path = List.of(field.get().getName());
@@ -161,17 +162,17 @@ final class KeyColumnHasher
                     if (block.isNull(position)) {
                         continue;
                     }
-                    if (!(ParquetValueHasher.hash(type, readNativeValue(type, block, position), indexType) instanceof ValueHash.Hashes(long[] candidates))) {
+                    if (!(ParquetValueHasher.hash(type, readNativeValue(type, block, position), indexType) instanceof ValueHash.Hashes found)) {
                         return Optional.empty();
                     }
-                    if (count + candidates.length > hashes.length) {
+                    if (count == hashes.length) {
                         count = distinct(hashes, count);
-                        if (count + candidates.length > hashes.length / 2) {
-                            hashes = Arrays.copyOf(hashes, Math.max(hashes.length * 2, count + candidates.length));
+                        if (count > hashes.length / 2) {
+                            hashes = Arrays.copyOf(hashes, hashes.length * 2);
                         }
                     }
-                    System.arraycopy(candidates, 0, hashes, count, candidates.length);
-                    count += candidates.length;
+                    // one entry per value, however many encodings a file may store it in: lookups probe the same one
+                    hashes[count++] = found.canonical();
                 }
             }
         }

@@ -3,6 +3,7 @@ package io.parquetbloom.connector.keyindex;
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
 import io.parquetbloom.keyindex.KeyIndexLocations;
+import io.parquetbloom.keyindex.KeyIndexLookupTooLargeException;
 import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.keyindex.KeyIndexSelection;
 import io.parquetbloom.keyindex.KeyIndexUnusableException;
@@ -49,6 +50,7 @@ public final class KeyIndexPlanner
     private final AtomicLong filesUncovered = new AtomicLong();
     private final AtomicLong rowGroupsPruned = new AtomicLong();
     private final AtomicLong unusable = new AtomicLong();
+    private final AtomicLong tooLarge = new AtomicLong();
 
     /**
      * @param requests where the index's GETs are counted (planning's)
@@ -107,6 +109,11 @@ public final class KeyIndexPlanner
             }
             return reader.lookup(keyIndexHome, column, reader.pointer(pointer, requests), domain, maxValues, listed, requests, executor);
         }
+        catch (KeyIndexLookupTooLargeException e) {
+            tooLarge.incrementAndGet();
+            log.info("Key index of %s column %s not used: %s", table, column, e.getMessage());
+            return Optional.empty();
+        }
         catch (KeyIndexUnusableException | RuntimeException e) {
             // whatever the index's problem, the scan plans without it: slower, never wrong
             unusable.incrementAndGet();
@@ -145,6 +152,7 @@ public final class KeyIndexPlanner
                 "rowGroupsPrunedByKeyIndex", new LongCount(rowGroupsPruned.get()),
                 "filesCoveredByKeyIndex", new LongCount(filesCovered.get()),
                 "filesUncovered", new LongCount(filesUncovered.get()),
-                "keyIndexUnusable", new LongCount(unusable.get()));
+                "keyIndexUnusable", new LongCount(unusable.get()),
+                "keyIndexLookupsTooLarge", new LongCount(tooLarge.get()));
     }
 }
