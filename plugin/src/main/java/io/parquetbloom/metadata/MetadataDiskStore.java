@@ -30,7 +30,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -39,7 +38,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The local disk tier of the metadata cache: payloads by key in files of their own under
  * {@code metadata-cache.disk.directory}, bounded by {@code metadata-cache.disk.max-size} and evicted least recently
- * used first. What it serves is what was written: an entry holds its key and a CRC32C of everything, is written to a
+ * used first. What it serves is what was written: an entry holds its key and a tag of everything (SipHash-2-4 under the
+ * key of the directory, which it owns: {@link DiskTierDirectory}), is written owner-only to a
  * temporary file and then renamed into place (a reader sees a whole entry or none), and any entry that is short,
  * damaged or holds another key is a miss, deleted and counted, never data. Entries survive a restart: the directory
  * is indexed when the store starts. Off (every read a miss, every write dropped) when no directory is configured.
@@ -49,18 +49,18 @@ public class MetadataDiskStore
     private static final Logger log = Logger.get(MetadataDiskStore.class);
 
     private static final int MAGIC = 0x50424D44; // "PBMD"
-    // 2: filters with a checksum per page
-    private static final int VERSION = 2;
-    // magic, version, key length, payload length, then after key and payload the CRC32C
+    // 2: filters with a checksum per page; 3: entries and pages authenticated with the directory's key
+    private static final int VERSION = 3;
+    // magic, version, key length, payload length, then after key and payload the tag (SipHash-2-4 under the key)
     private static final int HEADER = 16;
-    private static final int TRAILER = 4;
+    private static final int TRAILER = 8;
     // writes wait in memory for the disk at most this many bytes; beyond it they are dropped (and counted)
     private static final long MAX_PENDING_BYTES = 16 << 20;
     private static final String TEMPORARY_SUFFIX = ".tmp";
 
     private record Entry(long size, long lastUsed) {}
 
-    private final Optional<Path> directory;
+    private final Optional<DiskTierDirectory> directory;
     private final long maxSize;
     private final Map<Path, Entry> entries = new ConcurrentHashMap<>();
     private final AtomicLong size = new AtomicLong();
@@ -75,20 +75,40 @@ public class MetadataDiskStore
     private final AtomicLong droppedWrites = new AtomicLong();
     private final AtomicLong evictions = new AtomicLong();
     private final AtomicLong corrupt = new AtomicLong();
+    private final AtomicLong foreignFiles = new AtomicLong();
 
     @Inject
     public MetadataDiskStore(MetadataConfig config)
     {
         requireNonNull(config, "config is null");
-        this.directory = config.getMetadataCacheDiskDirectory().map(Path::of);
+        this.directory = config.getMetadataCacheDiskDirectory().map(Path::of).map(MetadataDiskStore::claim);
         this.maxSize = config.getMetadataCacheDiskMaxSize().toBytes();
         this.writer = Executors.newSingleThreadExecutor(daemonThreadsNamed("parquet-bloom-metadata-disk-%s"));
-        directory.ifPresent(root -> writer.execute(() -> index(root)));
+        directory.ifPresent(owned -> writer.execute(() -> index(owned)));
+    }
+
+    private static DiskTierDirectory claim(Path root)
+    {
+        try {
+            return DiskTierDirectory.claim(root);
+        }
+        catch (IOException e) {
+            throw new IllegalStateException("Cannot use metadata-cache.disk.directory %s: %s".formatted(root, e), e);
+        }
     }
 
     public boolean enabled()
     {
         return directory.isPresent();
+    }
+
+    /**
+     * The tag that authenticates {@code bytes[offset, offset + length)} in this directory: parts of a payload read
+     * alone ({@link #openPayload}) carry such tags of their own.
+     */
+    long tag(byte[] bytes, int offset, int length)
+    {
+        return directory.orElseThrow().tag(bytes, offset, length);
     }
 
     /**
@@ -262,7 +282,7 @@ public class MetadataDiskStore
         if (directory.isEmpty()) {
             return;
         }
-        byte[] entry = encode(key, payload);
+        byte[] entry = encode(directory.get(), key, payload);
         if (pendingBytes.addAndGet(entry.length) > MAX_PENDING_BYTES) {
             pendingBytes.addAndGet(-entry.length);
             droppedWrites.incrementAndGet();
@@ -284,7 +304,7 @@ public class MetadataDiskStore
         }
     }
 
-    static byte[] encode(String key, byte[] payload)
+    static byte[] encode(DiskTierDirectory owner, String key, byte[] payload)
     {
         byte[] keyBytes = key.getBytes(UTF_8);
         Slice entry = Slices.allocate(HEADER + keyBytes.length + payload.length + TRAILER);
@@ -294,20 +314,20 @@ public class MetadataDiskStore
         entry.setInt(12, payload.length);
         entry.setBytes(HEADER, keyBytes);
         entry.setBytes(HEADER + keyBytes.length, payload);
-        entry.setInt(entry.length() - TRAILER, crc(entry.byteArray(), entry.length() - TRAILER));
+        entry.setLong(entry.length() - TRAILER, owner.tag(entry.byteArray(), 0, entry.length() - TRAILER));
         return entry.byteArray();
     }
 
     /**
      * The payload when the bytes are a whole entry of this version for exactly this key with a matching checksum.
      */
-    static Optional<byte[]> verifiedPayload(byte[] bytes, String key)
+    private Optional<byte[]> verifiedPayload(byte[] bytes, String key)
     {
         if (bytes.length < HEADER + TRAILER) {
             return Optional.empty();
         }
         byte[] keyBytes = key.getBytes(UTF_8);
-        if (!headerMatches(bytes, keyBytes, bytes.length) || Slices.wrappedBuffer(bytes).getInt(bytes.length - TRAILER) != crc(bytes, bytes.length - TRAILER)) {
+        if (!headerMatches(bytes, keyBytes, bytes.length) || Slices.wrappedBuffer(bytes).getLong(bytes.length - TRAILER) != tag(bytes, 0, bytes.length - TRAILER)) {
             return Optional.empty();
         }
         return Optional.of(Arrays.copyOfRange(bytes, HEADER + keyBytes.length, bytes.length - TRAILER));
@@ -329,13 +349,6 @@ public class MetadataDiskStore
                 && Arrays.equals(header, HEADER, HEADER + keyBytes.length, keyBytes, 0, keyBytes.length);
     }
 
-    private static int crc(byte[] bytes, int length)
-    {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, length);
-        return (int) crc.getValue();
-    }
-
     /**
      * Entries live two levels down, by a SHA-256 of the key, so no directory grows past a few hundred entries per
      * 100,000 in all.
@@ -343,15 +356,17 @@ public class MetadataDiskStore
     Path pathOf(String key)
     {
         String name = Hashing.sha256().hashString(key, UTF_8).toString();
-        return directory.orElseThrow().resolve(name.substring(0, 2)).resolve(name.substring(2, 4)).resolve(name);
+        return directory.orElseThrow().root().resolve(name.substring(0, 2)).resolve(name.substring(2, 4)).resolve(name);
     }
 
     private void store(Path path, byte[] entry)
     {
         Path temporary = path.resolveSibling(path.getFileName() + "." + Thread.currentThread().threadId() + TEMPORARY_SUFFIX);
         try {
-            Files.createDirectories(path.getParent());
-            Files.write(temporary, entry);
+            DiskTierDirectory.createOwnerOnlyDirectories(path.getParent());
+            // readable by the owner only: footers hold min/max values, in plain text even of SSE-C objects
+            Files.deleteIfExists(temporary);
+            Files.write(DiskTierDirectory.createOwnerOnlyFile(temporary), entry, StandardOpenOption.WRITE);
             try {
                 Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             }
@@ -408,31 +423,36 @@ public class MetadataDiskStore
 
     /**
      * Learns what an earlier server left: sizes and ages of its entries, so the limit holds across restarts;
-     * temporary files of writes a stop cut short are removed.
+     * temporary files of writes a stop cut short are removed. Files the tier does not name as its own are left
+     * alone, never adopted, evicted or deleted (counted).
      */
-    private void index(Path root)
+    private void index(DiskTierDirectory owned)
     {
         try {
-            Files.createDirectories(root);
             List<Path> files;
-            try (Stream<Path> walk = Files.walk(root, 3)) {
-                files = walk.filter(Files::isRegularFile).toList();
+            try (Stream<Path> walk = Files.walk(owned.root(), 3)) {
+                files = walk.filter(Files::isRegularFile).filter(file -> !file.getFileName().toString().equals(DiskTierDirectory.MARKER)).toList();
             }
             for (Path file : files) {
-                indexFile(file);
+                indexFile(owned, file);
             }
             evictOverMaxSize();
         }
         catch (IOException | UncheckedIOException e) {
-            log.warn("Cannot index the metadata disk cache directory %s: %s", root, e);
+            log.warn("Cannot index the metadata disk cache directory %s: %s", owned.root(), e);
         }
     }
 
-    private void indexFile(Path file)
+    private void indexFile(DiskTierDirectory owned, Path file)
     {
         try {
-            if (file.getFileName().toString().endsWith(TEMPORARY_SUFFIX)) {
+            if (owned.isTemporary(file)) {
                 Files.deleteIfExists(file);
+                return;
+            }
+            if (!owned.isEntry(file)) {
+                foreignFiles.incrementAndGet();
+                log.warn("Metadata disk cache: leaving %s alone, it is not one of the tier's entries", file);
                 return;
             }
             Entry entry = new Entry(Files.size(file), Files.getLastModifiedTime(file).toMillis());
@@ -513,6 +533,15 @@ public class MetadataDiskStore
     public long getDiskCorruptEntries()
     {
         return corrupt.get();
+    }
+
+    /**
+     * Files in the tier's directory it did not name as its own: never read, evicted or deleted.
+     */
+    @Managed
+    public long getDiskForeignFiles()
+    {
+        return foreignFiles.get();
     }
 
     @Managed

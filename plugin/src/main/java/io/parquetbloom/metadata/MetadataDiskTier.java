@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.zip.CRC32C;
 
 import static java.util.Objects.requireNonNull;
 
@@ -26,9 +25,10 @@ import static java.util.Objects.requireNonNull;
  * reader could not use are not stored: reading them again costs a GET, never a wrong answer.
  * <p>
  * A filter is probed where it lies ({@link #probe}): only the 4 KiB pages holding the probed blocks are read, each
- * checked against its own CRC32C, so a lookup over filters many times the heap reads a few KB per filter from disk,
- * not the filter. Layout of a filter's payload: type, total length, blocks, pages, a CRC32C per page, a CRC32C of
- * all that, then the bitset.
+ * checked against its own tag (SipHash-2-4 under the directory's key, {@link DiskTierDirectory}), so a lookup over
+ * filters many times the heap reads a few KB per filter from disk, not the filter, and a page planted by whoever can
+ * write the directory is a miss. Layout of a filter's payload: type, total length, blocks, pages, a tag per page, a
+ * tag of all that, then the bitset.
  */
 public class MetadataDiskTier
 {
@@ -105,7 +105,7 @@ public class MetadataDiskTier
         if (!store.enabled() || !file.cacheable()) {
             return Optional.empty();
         }
-        Optional<BloomFilterCache.Cached> cached = store.read(filterKey(file, key)).flatMap(MetadataDiskTier::decodeFilter);
+        Optional<BloomFilterCache.Cached> cached = store.read(filterKey(file, key)).flatMap(this::decodeFilter);
         cached.ifPresent(value -> stats.disk(value instanceof BloomFilterCache.Cached.Filter(SplitBlockBloomFilterReader.Result.Usable usable) ? usable.filter().sizeInBytes() : 1));
         return cached;
     }
@@ -150,7 +150,7 @@ public class MetadataDiskTier
         }
     }
 
-    private static Optional<Verdict> probe(MetadataDiskStore.PayloadReader reader, long[] hashes, MetadataCacheStats stats)
+    private Optional<Verdict> probe(MetadataDiskStore.PayloadReader reader, long[] hashes, MetadataCacheStats stats)
             throws IOException
     {
         if (reader.payloadLength() == 1) {
@@ -161,7 +161,7 @@ public class MetadataDiskTier
             stats.disk(1);
             return Optional.of(Verdict.NO_FILTER);
         }
-        Optional<FilterHeader> header = FilterHeader.read(reader);
+        Optional<FilterHeader> header = FilterHeader.read(reader, store);
         if (header.isEmpty()) {
             return Optional.empty();
         }
@@ -172,7 +172,7 @@ public class MetadataDiskTier
         }
         long bytes = header.get().length();
         for (Map.Entry<Integer, List<Long>> page : hashesByPage.entrySet()) {
-            Optional<byte[]> bitsetPage = header.get().page(reader, page.getKey());
+            Optional<byte[]> bitsetPage = header.get().page(reader, page.getKey(), store);
             if (bitsetPage.isEmpty()) {
                 return Optional.empty();
             }
@@ -196,13 +196,13 @@ public class MetadataDiskTier
      *
      * @param length bytes of the header
      */
-    private record FilterHeader(int totalLength, int blocks, int[] pageChecksums, int length)
+    private record FilterHeader(int totalLength, int blocks, long[] pageTags, int length)
     {
         /**
          * The header, read in two steps (its length depends on the number of pages) and parsed from the second,
          * checked read only: the file may change between the reads.
          */
-        static Optional<FilterHeader> read(MetadataDiskStore.PayloadReader reader)
+        static Optional<FilterHeader> read(MetadataDiskStore.PayloadReader reader, MetadataDiskStore store)
                 throws IOException
         {
             Optional<byte[]> fixed = reader.read(0, FIXED_HEADER);
@@ -210,14 +210,14 @@ public class MetadataDiskTier
                 return Optional.empty();
             }
             Optional<byte[]> bytes = reader.read(0, headerLength(Slices.wrappedBuffer(fixed.get()).getInt(9)));
-            return bytes.isEmpty() ? Optional.empty() : parse(bytes.get(), reader.payloadLength());
+            return bytes.isEmpty() ? Optional.empty() : parse(bytes.get(), reader.payloadLength(), store);
         }
 
         /**
          * The header at the start of {@code bytes} of a payload of {@code payloadLength} bytes, when it is whole,
          * matches its checksum and describes a bitset that fills the rest of the payload exactly.
          */
-        static Optional<FilterHeader> parse(byte[] bytes, long payloadLength)
+        static Optional<FilterHeader> parse(byte[] bytes, long payloadLength, MetadataDiskStore store)
         {
             if (bytes.length < FIXED_HEADER || !plausible(bytes)) {
                 return Optional.empty();
@@ -225,11 +225,11 @@ public class MetadataDiskTier
             Slice header = Slices.wrappedBuffer(bytes);
             int blocks = header.getInt(5);
             int length = headerLength(pagesOf(blocks));
-            if (bytes.length < length || header.getInt(length - 4) != crc(bytes, 0, length - 4)
+            if (bytes.length < length || header.getLong(length - Long.BYTES) != store.tag(bytes, 0, length - Long.BYTES)
                     || payloadLength != length + (long) blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK) {
                 return Optional.empty();
             }
-            return Optional.of(new FilterHeader(header.getInt(1), blocks, header.getInts(FIXED_HEADER, pagesOf(blocks)), length));
+            return Optional.of(new FilterHeader(header.getInt(1), blocks, header.getLongs(FIXED_HEADER, pagesOf(blocks)), length));
         }
 
         private static boolean plausible(byte[] header)
@@ -239,19 +239,19 @@ public class MetadataDiskTier
             return header[0] == FILTER && blocks > 0 && blocks <= SplitBlockBloomFilter.MAX_BYTES / SplitBlockBloomFilter.BYTES_PER_BLOCK && slice.getInt(9) == pagesOf(blocks);
         }
 
-        Optional<byte[]> page(MetadataDiskStore.PayloadReader reader, int page)
+        Optional<byte[]> page(MetadataDiskStore.PayloadReader reader, int page, MetadataDiskStore store)
                 throws IOException
         {
             int bitsetLength = blocks * SplitBlockBloomFilter.BYTES_PER_BLOCK;
             int pageLength = Math.min(PAGE, bitsetLength - page * PAGE);
             return reader.read(length + (long) page * PAGE, pageLength)
-                    .filter(bytes -> crc(bytes, 0, bytes.length) == pageChecksums[page]);
+                    .filter(bytes -> store.tag(bytes, 0, bytes.length) == pageTags[page]);
         }
     }
 
     private static int headerLength(int pages)
     {
-        return FIXED_HEADER + 4 * pages + 4;
+        return FIXED_HEADER + Long.BYTES * pages + Long.BYTES;
     }
 
     private static int pagesOf(int blocks)
@@ -259,14 +259,7 @@ public class MetadataDiskTier
         return (blocks + BLOCKS_PER_PAGE - 1) / BLOCKS_PER_PAGE;
     }
 
-    private static int crc(byte[] bytes, int offset, int length)
-    {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, offset, length);
-        return (int) crc.getValue();
-    }
-
-    private static byte[] encodeFilter(SplitBlockBloomFilterReader.Result.Usable usable)
+    private byte[] encodeFilter(SplitBlockBloomFilterReader.Result.Usable usable)
     {
         byte[] bitset = usable.filter().bitset();
         int pages = pagesOf(usable.filter().numBlocks());
@@ -277,9 +270,9 @@ public class MetadataDiskTier
         payload.setInt(5, usable.filter().numBlocks());
         payload.setInt(9, pages);
         for (int page = 0; page < pages; page++) {
-            payload.setInt(FIXED_HEADER + 4 * page, crc(bitset, page * PAGE, Math.min(PAGE, bitset.length - page * PAGE)));
+            payload.setLong(FIXED_HEADER + Long.BYTES * page, store.tag(bitset, page * PAGE, Math.min(PAGE, bitset.length - page * PAGE)));
         }
-        payload.setInt(headerLength - 4, crc(payload.byteArray(), 0, headerLength - 4));
+        payload.setLong(headerLength - Long.BYTES, store.tag(payload.byteArray(), 0, headerLength - Long.BYTES));
         payload.setBytes(headerLength, bitset);
         return payload.byteArray();
     }
@@ -287,12 +280,12 @@ public class MetadataDiskTier
     /**
      * A whole filter read back (the entry's checksum already covers every byte).
      */
-    private static Optional<BloomFilterCache.Cached> decodeFilter(byte[] payload)
+    private Optional<BloomFilterCache.Cached> decodeFilter(byte[] payload)
     {
         if (payload.length == 1 && payload[0] == NO_FILTER) {
             return Optional.of(new BloomFilterCache.Cached.NoFilter());
         }
-        return FilterHeader.parse(payload, payload.length).map(header -> {
+        return FilterHeader.parse(payload, payload.length, store).map(header -> {
             SplitBlockBloomFilter filter = SplitBlockBloomFilter.fromBitset(payload, header.length(), header.blocks() * SplitBlockBloomFilter.BYTES_PER_BLOCK);
             return new BloomFilterCache.Cached.Filter(new SplitBlockBloomFilterReader.Result.Usable(filter, header.totalLength()));
         });

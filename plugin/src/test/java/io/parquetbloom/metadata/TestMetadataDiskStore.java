@@ -11,12 +11,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The disk tier serves exactly what was written for a key, across restarts, within its size; anything else on disk
@@ -101,13 +103,116 @@ final class TestMetadataDiskStore
     void startRemovesWritesCutShort()
             throws IOException
     {
-        Path leftover = directory.resolve("ab").resolve("cd").resolve("abcd.1.tmp");
-        Files.createDirectories(leftover.getParent());
+        MetadataDiskStore first = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
+        first.write("a", bytes(100, 1));
+        first.flush();
+        first.shutdown();
+        Path entry = first.pathOf("a");
+        Path leftover = entry.resolveSibling(entry.getFileName() + ".7.tmp");
         Files.write(leftover, bytes(100, 1));
         MetadataDiskStore store = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
         store.flush();
         assertThat(leftover).doesNotExist();
-        assertThat(store.getDiskEntries()).isZero();
+        assertThat(store.getDiskEntries()).isEqualTo(1);
+    }
+
+    /**
+     * Pointed at a directory another program uses, the tier refuses it, naming it, and touches nothing; before, it
+     * deleted every {@code *.tmp} three levels down and evicted the rest as its own.
+     */
+    @Test
+    void refusesADirectoryItDoesNotOwn()
+            throws IOException
+    {
+        Path shared = directory.resolve("shared");
+        Path notes = shared.resolve("notes.txt");
+        Path cutShort = shared.resolve("ab").resolve("cd").resolve("download.tmp");
+        Files.createDirectories(cutShort.getParent());
+        Files.write(notes, bytes(100, 1));
+        Files.write(cutShort, bytes(100, 2));
+        MetadataConfig config = new MetadataConfig().setMetadataCacheDiskDirectory(shared.toString());
+        assertThatThrownBy(() -> new MetadataDiskStore(config))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("metadata-cache.disk.directory " + shared)
+                .hasMessageContaining("not created by this connector");
+        assertThat(notes).exists();
+        assertThat(cutShort).exists();
+    }
+
+    /**
+     * In its own directory, the tier reads, adopts, evicts and deletes only files named as it names entries.
+     */
+    @Test
+    void leavesForeignFilesInItsDirectoryAlone()
+            throws IOException
+    {
+        MetadataDiskStore first = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
+        first.write("a", bytes(100, 1));
+        first.flush();
+        first.shutdown();
+        Path planted = directory.resolve("ab").resolve("cd").resolve("other.tmp");
+        Path large = directory.resolve("big.bin");
+        Files.createDirectories(planted.getParent());
+        Files.write(planted, bytes(100, 3));
+        Files.write(large, new byte[2 << 20]);
+        MetadataDiskStore store = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
+        store.flush();
+        assertThat(planted).exists();
+        assertThat(large).exists();
+        assertThat(store.getDiskForeignFiles()).isEqualTo(2);
+        assertThat(store.getDiskEntries()).isEqualTo(1);
+        assertThat(store.getDiskEvictions()).isZero();
+        assertThat(store.read("a")).isPresent();
+    }
+
+    @Test
+    void entriesAreReadableByTheirOwnerOnly()
+            throws IOException
+    {
+        MetadataDiskStore store = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
+        store.write("a", bytes(100, 1));
+        store.flush();
+        Path entry = store.pathOf("a");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(entry))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(entry.getParent()))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory.resolve(DiskTierDirectory.MARKER)))).isEqualTo("rw-------");
+    }
+
+    /**
+     * A whole, well-formed entry for the right key, written by whoever can write the directory but without its key
+     * (here: another directory's tier), is a miss: before, a CRC was all it needed.
+     */
+    @Test
+    void plantedEntriesAreMisses()
+            throws IOException
+    {
+        MetadataDiskStore store = store(DataSize.of(1, DataSize.Unit.MEGABYTE));
+        Path elsewhere = directory.resolve("elsewhere");
+        MetadataDiskStore other = new MetadataDiskStore(new MetadataConfig().setMetadataCacheDiskDirectory(elsewhere.toString()));
+        other.write("a", bytes(100, 9));
+        other.flush();
+        Files.createDirectories(store.pathOf("a").getParent());
+        Files.copy(other.pathOf("a"), store.pathOf("a"));
+        assertThat(store.read("a")).isEmpty();
+        assertThat(store.getDiskCorruptEntries()).isEqualTo(1);
+    }
+
+    /**
+     * A directory an earlier version of the tier filled (its naming, its magic number, no marker) is taken over: its
+     * entries carry no tag, so they are deleted, and the directory is marked.
+     */
+    @Test
+    void takesOverAnEarlierVersionsDirectory()
+            throws IOException
+    {
+        Path earlier = directory.resolve("earlier");
+        Path entry = earlier.resolve("0a").resolve("1b").resolve("0a1b" + "c".repeat(60));
+        Files.createDirectories(entry.getParent());
+        Files.write(entry, new byte[] {'P', 'B', 'M', 'D', 0, 0, 0, 2});
+        MetadataDiskStore store = new MetadataDiskStore(new MetadataConfig().setMetadataCacheDiskDirectory(earlier.toString()));
+        store.flush();
+        assertThat(entry).doesNotExist();
+        assertThat(earlier.resolve(DiskTierDirectory.MARKER)).exists();
     }
 
     @Test
