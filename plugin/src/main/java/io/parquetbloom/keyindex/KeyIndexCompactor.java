@@ -24,7 +24,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Merges a column's segments into one without reading Parquet: each listed file is kept from the newest segment
- * that covers it, everything else (rewritten, deleted, unindexed files) is dropped; entries are re-numbered to the
+ * that records it at its listed version (indexed, or known not to be indexable), everything else (rewritten, deleted
+ * files) is dropped; entries are re-numbered to the
  * new file directory, cut to the shortest hash any input kept, and sorted again in bounded memory.
  */
 public class KeyIndexCompactor
@@ -74,7 +75,8 @@ public class KeyIndexCompactor
             for (int file = 0; file < ordinals.length; file++) {
                 IndexedFile indexed = segment.files().get(file);
                 S3ObjectInfo object = listed.get(indexed.path());
-                if (indexed.indexed() && object != null && object.hasEtag() && object.size() == indexed.size() && object.etag().equals(indexed.etag()) && taken.add(indexed.path())) {
+                // files that could not be indexed are kept too (without entries): a refresh then knows not to read them again
+                if (object != null && object.hasEtag() && object.size() == indexed.size() && object.etag().equals(indexed.etag()) && taken.add(indexed.path())) {
                     ordinals[file] = kept.size();
                     kept.add(indexed);
                 }
@@ -160,7 +162,7 @@ public class KeyIndexCompactor
             int length = (int) (segment.pageOffset(last) + segment.pageLength(last) - offset);
             byte[] bytes = store.read(new S3ObjectInfo(KeyIndexLocations.segment(table, column, reference.name()), reference.size(), reference.etag()), offset, length, stats);
             for (int p = page; p <= last; p++) {
-                long[] entries = entries(segment, p, bytes, (int) (segment.pageOffset(p) - offset));
+                long[] entries = entries(table, column, reference, segment, p, bytes, (int) (segment.pageOffset(p) - offset));
                 long[] remapped = new long[entries.length];
                 int count = 0;
                 for (long entry : entries) {
@@ -176,13 +178,15 @@ public class KeyIndexCompactor
         }
     }
 
-    private static long[] entries(KeyIndexSegment segment, int page, byte[] bytes, int offset)
+    private long[] entries(S3Location table, String column, KeyIndexPointer.Segment reference, KeyIndexSegment segment, int page, byte[] bytes, int offset)
     {
         try {
             return segment.entries(page, bytes, offset);
         }
         catch (KeyIndexUnusableException e) {
-            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot compact a key index segment: %s".formatted(e.getMessage()), e);
+            // remembered, so the build that asked for this compaction reads the segment's files again instead
+            reader.markDamaged(table, column, reference);
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot compact the key index of %s column %s: segment %s is damaged: %s".formatted(table, column, reference.name(), e.getMessage()), e);
         }
     }
 

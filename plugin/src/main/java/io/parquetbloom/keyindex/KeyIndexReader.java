@@ -24,8 +24,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 import static java.util.Objects.requireNonNull;
@@ -45,6 +47,7 @@ public class KeyIndexReader
     private static final long MAX_RANGE = 8 * 1024 * 1024;
 
     private static final long MAX_POINTER_BYTES = 1024 * 1024;
+    private static final int MAX_DAMAGED = 10_000;
     // a lookup holds at most this many bytes of pages read and not yet matched, however many it reads in all
     private static final long WINDOW_BYTES = 16 * 1024 * 1024;
 
@@ -56,6 +59,8 @@ public class KeyIndexReader
     private final ParquetMetadataCache.Region<FileKey, KeyIndexPointer> pointers;
     private final ParquetMetadataCache.Region<FileKey, KeyIndexSegment> segments;
     private final ParquetMetadataCache.Region<PageKey, byte[]> pages;
+    // segments (by version) a page of which failed its checksum here: lookups and builds leave them out until replaced
+    private final Set<FileKey> damaged = ConcurrentHashMap.newKeySet();
     private final long cacheBytes;
     private final long maxLookupBytes;
 
@@ -90,6 +95,30 @@ public class KeyIndexReader
             pointers.putIfAbsent(key, pointer);
         }
         return pointer;
+    }
+
+    /**
+     * Whether a page of this segment version was found damaged on this node (by a lookup or a compaction): its
+     * trailer reads fine, but some lookups cannot use it until a build replaces it.
+     */
+    public boolean isDamaged(S3Location table, String column, KeyIndexPointer.Segment segment)
+    {
+        return damaged.contains(segmentKey(table, column, segment));
+    }
+
+    public void markDamaged(S3Location table, String column, KeyIndexPointer.Segment segment)
+    {
+        if (damaged.size() > MAX_DAMAGED) {
+            // a node that has seen this many damaged segments forgets the oldest knowledge rather than grow
+            damaged.clear();
+        }
+        damaged.add(segmentKey(table, column, segment));
+    }
+
+    private static FileKey segmentKey(S3Location table, String column, KeyIndexPointer.Segment segment)
+    {
+        S3ObjectInfo object = segmentObject(table, column, segment);
+        return new FileKey(object.location().toString(), object.size(), object.etag());
     }
 
     public KeyIndexSegment segment(S3Location table, String column, KeyIndexPointer.Segment segment, S3RequestStats stats)
@@ -290,13 +319,14 @@ public class KeyIndexReader
         return windows;
     }
 
-    private static void matches(S3ObjectInfo object, KeyIndexSegment segment, int page, byte[] bytes, int offset, long[] hashes, KeyIndexSegment.MatchConsumer consumer)
+    private void matches(S3ObjectInfo object, KeyIndexSegment segment, int page, byte[] bytes, int offset, long[] hashes, KeyIndexSegment.MatchConsumer consumer)
             throws KeyIndexUnusableException
     {
         try {
             segment.matches(page, bytes, offset, hashes, consumer);
         }
         catch (KeyIndexUnusableException e) {
+            damaged.add(new FileKey(object.location().toString(), object.size(), object.etag()));
             throw new KeyIndexUnusableException("%s: %s".formatted(object.location(), e.getMessage()), e);
         }
     }

@@ -2,6 +2,7 @@ package io.parquetbloom.testing;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
@@ -58,6 +59,7 @@ public final class LakeFiles
             case Double number -> group.append(field, number);
             case Float number -> group.append(field, number);
             case String text -> group.append(field, text);
+            case byte[] bytes -> group.append(field, Binary.fromConstantByteArray(bytes));
             default -> throw new IllegalArgumentException("unsupported value " + value.getClass());
         }
     }

@@ -5,6 +5,8 @@ import io.parquetbloom.sbbf.BloomFilterMath;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.trino.Session;
+import io.trino.metadata.QualifiedObjectName;
+import io.trino.spi.security.ViewExpression;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -326,6 +328,32 @@ final class TestBloomFilterHealth
                     .hasErrorCode(INVALID_FUNCTION_ARGUMENT)
                     .hasMessageContaining("value 'NaN' for column %s".formatted(column))
                     .hasMessageContaining("equals no value");
+        }
+    }
+
+    /**
+     * A probe's verdicts tell which row groups hold a value: refused where a row filter or a column mask hides rows
+     * or values from this user. Before, only SELECT on the column was checked.
+     */
+    @Test
+    void probeIsRefusedUnderRowFiltersAndColumnMasks()
+    {
+        String probe = "SELECT count(*) FROM TABLE(lake.system.bloom_probe(schema_name => 'telemetry', table_name => 'events', column_name => 'device_id', value => 'x'))";
+        QualifiedObjectName events = new QualifiedObjectName("lake", "telemetry", "events");
+        String user = getSession().getIdentity().getUser();
+        try {
+            getDistributedQueryRunner().getAccessControl().rowFilter(events, user, ViewExpression.builder().expression("seq < 10").build());
+            assertQueryFails(probe, ".*bloom_probe: table telemetry.events has a row filter for this user.*");
+            getDistributedQueryRunner().getAccessControl().reset();
+            getDistributedQueryRunner().getAccessControl().columnMask(events, "device_id", user, ViewExpression.builder().expression("'masked'").build());
+            assertQueryFails(probe, ".*bloom_probe: column device_id of telemetry.events has a mask for this user.*");
+            // a mask on another column does not concern this probe
+            getDistributedQueryRunner().getAccessControl().reset();
+            getDistributedQueryRunner().getAccessControl().columnMask(events, "seq", user, ViewExpression.builder().expression("0").build());
+            assertThat(computeActual(probe).getOnlyValue()).isEqualTo((long) ROW_GROUPS);
+        }
+        finally {
+            getDistributedQueryRunner().getAccessControl().reset();
         }
     }
 

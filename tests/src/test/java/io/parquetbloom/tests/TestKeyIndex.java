@@ -3,17 +3,22 @@ package io.parquetbloom.tests;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMultiset;
 import com.google.common.collect.Multiset;
+import com.google.common.io.MoreFiles;
+import com.google.common.io.RecursiveDeleteOption;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.LakeFiles;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.QueryMetrics;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
+import io.trino.dispatcher.DispatchManager;
+import io.trino.server.BasicQueryInfo;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
@@ -31,6 +36,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +45,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +59,7 @@ import java.util.stream.Collectors;
 
 import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The table-level key index end to end: built and refreshed by {@code create_key_index}, dropped by
@@ -398,6 +406,249 @@ final class TestKeyIndex
         assertQueryFails("CALL lake.system.create_key_index('telemetry', 'events', 'region')", ".*is a partition column.*");
         assertQueryFails("CALL lake.system.create_key_index('telemetry', 'events', 'missing')", ".*missing.*");
         assertQueryFails("CALL lake.system.create_key_index('telemetry', 'absent_table', 'device_id')", ".*absent_table.*not found.*");
+    }
+
+    /**
+     * Trino cancels a CALL by its query's state and never interrupts it: the build learns of it from the rollback of
+     * the query's transaction and stops within a row group's read, uploading and committing nothing. A query that
+     * runs out of time (query_max_run_time) ends the same way. Before, both builds ran to the end.
+     */
+    @Test
+    void cancelledOrTimedOutBuildsStopAndChangeNothing()
+    {
+        String cancelled = copyEvents("cancelled", 4);
+        proxy.reset();
+        proxy.onceBefore(request -> isDataRead(request, cancelled), () -> {
+            cancelRunning("create_key_index('telemetry', '%s'".formatted(cancelled));
+            sleep(1_000);
+        });
+        assertThatThrownBy(() -> getQueryRunner().execute("CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(cancelled)))
+                .hasMessageContaining("canceled");
+        assertBuildLeftNothing(cancelled);
+
+        String timedOut = copyEvents("timed_out", 4);
+        Session limited = Session.builder(getSession()).setSystemProperty("query_max_run_time", "2s").build();
+        proxy.reset();
+        proxy.onceBefore(request -> isDataRead(request, timedOut), () -> sleep(5_000));
+        assertThatThrownBy(() -> getQueryRunner().execute(limited, "CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(timedOut)))
+                .hasMessageContaining("maximum");
+        assertBuildLeftNothing(timedOut);
+    }
+
+    /**
+     * drop_key_index lands between a build's reading of the pointer and its conditional PUT (AWS answers such an
+     * If-Match with 404, S3-compatible stores with 412): the drop, the later request, wins; the build fails naming
+     * it and deletes the segment it uploaded.
+     */
+    @Test
+    void dropRacingABuildWins()
+    {
+        String table = copyEvents("drop_raced", 1);
+        createIndex(table, "device_id");
+        uploadEventsFile(table, 1, "part-00001.parquet");
+        String pointerKey = indexKey(table, "device_id", "_pointer");
+        proxy.onceBefore(request -> request.method().equals("PUT") && request.target().equals(pointerKey),
+                () -> getQueryRunner().execute("CALL lake.system.drop_key_index('telemetry', '%s', 'device_id')".formatted(table)));
+        assertQueryFails("CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(table), ".*was dropped while this build ran; nothing was recorded.*");
+        assertThat(listIndex(table)).isEmpty();
+        // the next build starts afresh
+        createIndex(table, "device_id");
+        assertCorrectLookups(table, 2, 2);
+        dropIndex(table, "device_id");
+    }
+
+    /**
+     * Spilling sorted runs fails (the spill directory vanished mid-build): the error names the table, the column
+     * and the directory, not an internal error.
+     */
+    @Test
+    void spillFailureNamesTableColumnAndDirectory()
+            throws IOException
+    {
+        String table = "spilled";
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            rows.add(new Object[] {"key-%06d".formatted(i), (long) i});
+        }
+        byte[] file = LakeFiles.parquet(work, "spilled.parquet", "message m { required binary k (STRING); required int64 v; }", rows, 100_000, Set.of());
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(TestingLake.tableKey("telemetry", table, "part-0.parquet")), RequestBody.fromBytes(file));
+        Path spill = work.resolve("spill-vanishing");
+        String catalog = newCatalog(Map.of("key-index.build-memory", "1MB", "key-index.spill-directory", spill.toString()));
+        // the first column's first page starts at byte 4: the build's read of the key column, after its footer
+        proxy.onceBefore(request -> request.method().equals("GET") && request.target().endsWith(table + "/part-0.parquet") && request.range().startsWith("bytes=4-"),
+                () -> deleteRecursively(spill));
+        assertQueryFails("CALL %s.system.create_key_index('telemetry', '%s', 'k')".formatted(catalog, table),
+                ".*Cannot spill the key index build of telemetry.spilled.k to key-index.spill-directory %s.*".formatted(spill));
+        assertThat(listIndex(table)).isEmpty();
+    }
+
+    /**
+     * A DECIMAL in BINARY may be stored with any sign extension; the index holds one entry per value (its minimal
+     * encoding, as read), not one per possible padding (about 16 before), and finds every stored form.
+     */
+    @Test
+    void binaryDecimalsTakeOneEntryPerValue()
+    {
+        String table = "binary_decimals";
+        List<Object[]> rows = new ArrayList<>();
+        Random random = new Random(37);
+        List<BigDecimal> values = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            BigDecimal value = BigDecimal.valueOf(random.nextLong(-1_000_000_000_000L, 1_000_000_000_000L), 2);
+            values.add(value);
+            byte[] minimal = value.unscaledValue().toByteArray();
+            // every third row stored padded to 16 bytes, as some writers do
+            rows.add(new Object[] {i % 3 == 0 ? signExtended(minimal, 16) : minimal, (long) i});
+        }
+        byte[] file = LakeFiles.parquet(work, "binary-decimals.parquet", "message m { required binary amount (DECIMAL(24,2)); required int64 seq; }", rows, 500, Set.of());
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(TestingLake.tableKey("telemetry", table, "part-0.parquet")), RequestBody.fromBytes(file));
+        getQueryRunner().execute("CALL lake.system.create_key_index('telemetry', '%s', 'amount')".formatted(table));
+        long distinct = values.stream().distinct().count();
+        // (two values may share a truncated hash within a row group: one entry)
+        assertThat((long) computeScalar("SELECT entries FROM \"%s$key_index\"".formatted(table))).isBetween(distinct - 3, distinct);
+        for (int i : new int[] {0, 1, 2, 3, 999}) {
+            BigDecimal value = values.get(i);
+            Result result = run(getSession(), "SELECT seq FROM %s WHERE amount = DECIMAL '%s'".formatted(table, value.toPlainString()));
+            Set<Long> expected = new HashSet<>();
+            for (int row = 0; row < values.size(); row++) {
+                if (values.get(row).compareTo(value) == 0) {
+                    expected.add((long) row);
+                }
+            }
+            assertThat(result.seqs()).as(value.toPlainString()).isEqualTo(expected);
+            assertThat(result.metrics().get("filesCoveredByKeyIndex")).isEqualTo(1);
+            assertThat(result.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(3);
+        }
+        getQueryRunner().execute("CALL lake.system.drop_key_index('telemetry', '%s', 'amount')".formatted(table));
+    }
+
+    /**
+     * A file the index cannot hold (its key column stored as another type) is recorded as such, and compaction keeps
+     * that record: the refreshes after it do not read the file again. Before, compaction forgot it.
+     */
+    @Test
+    void unindexableFilesAreRememberedAcrossCompaction()
+    {
+        String table = "unindexable";
+        String mismatched = TestingLake.tableKey("telemetry", table, "a-int.parquet");
+        List<Object[]> numbers = List.<Object[]>of(new Object[] {1L, 1L}, new Object[] {2L, 2L});
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(mismatched), RequestBody.fromBytes(LakeFiles.parquet(work, "a-int.parquet", "message m { required int64 k; required int64 v; }", numbers, 10, Set.of())));
+        String catalog = newCatalog(Map.of("key-index.max-segments", "2", "key-index.orphan-retention", "0s"));
+        for (int file = 0; file < 3; file++) {
+            // newer files, whose schema (k a string) the table follows
+            sleep(1_100);
+            List<Object[]> rows = List.<Object[]>of(new Object[] {"key-%d".formatted(file), (long) file});
+            String name = "b-%d.parquet".formatted(file);
+            client.putObject(request -> request.bucket(TestingLake.BUCKET).key(TestingLake.tableKey("telemetry", table, name)), RequestBody.fromBytes(LakeFiles.parquet(work, name, "message m { required binary k (STRING); required int64 v; }", rows, 10, Set.of())));
+            getQueryRunner().execute("CALL %s.system.create_key_index('telemetry', '%s', 'k')".formatted(catalog, table));
+        }
+        // the third build compacted three segments into one
+        assertThat(segments(table, "k")).hasSize(1);
+        proxy.reset();
+        getQueryRunner().execute("CALL %s.system.create_key_index('telemetry', '%s', 'k')".formatted(catalog, table));
+        assertThat(proxy.requests().stream().filter(request -> request.target().equals(mismatched))).isEmpty();
+        getQueryRunner().execute("CALL %s.system.drop_key_index('telemetry', '%s', 'k')".formatted(catalog, table));
+    }
+
+    /**
+     * A segment whose trailer reads fine but a page of which fails its checksum: a lookup that meets it plans without
+     * the index and "$key_index" says so; the compaction that meets it has the build read the segment's files again
+     * and drop it. Before, compaction failed on it at every refresh, segments piled up, and lookups stayed without
+     * the index until it was dropped.
+     */
+    @Test
+    void damagedPagesAreFoundAndTheirFilesRebuilt()
+    {
+        String table = copyEvents("page_damaged", 1);
+        String builder = newCatalog(Map.of("key-index.max-segments", "2", "key-index.orphan-retention", "0s"));
+        Session building = Session.builder(getSession()).setCatalog(builder).setSchema("telemetry").build();
+        String call = "CALL %s.system.create_key_index('telemetry', '%s', 'device_id')".formatted(builder, table);
+        getQueryRunner().execute(building, call);
+        String segmentKey = indexKey(table, "device_id", segments(table, "device_id").getFirst());
+        byte[] original = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).asByteArray();
+        byte[] flipped = original.clone();
+        for (int position = 10; position < original.length - 2_000; position += 16_384) {
+            flipped[position] ^= 0x40;
+        }
+        replaceSegment(table, original, flipped, segmentKey);
+        // a lookup through another catalog meets the damage
+        assertUnusable(table);
+        assertThat((String) computeScalar("SELECT problems FROM \"%s$key_index\"".formatted(table))).contains("fails its checksum");
+
+        uploadEventsFile(table, 1, "part-00001.parquet");
+        getQueryRunner().execute(building, call);
+        uploadEventsFile(table, 2, "part-00002.parquet");
+        // three segments: compaction meets the damaged page, the build reads part-00000 again and drops the segment
+        getQueryRunner().execute(building, call);
+        assertThat(segments(table, "device_id")).hasSize(1).doesNotContain(segmentKey.substring(segmentKey.lastIndexOf('/') + 1));
+        assertCorrectLookups(table, 3, 3);
+        assertThat((Object) computeScalar("SELECT problems FROM \"%s$key_index\"".formatted(table))).isNull();
+        dropIndex(table, "device_id");
+    }
+
+    private static boolean isDataRead(CountingProxy.Request request, String table)
+    {
+        return request.method().equals("GET") && request.target().startsWith(TestingLake.tableKey("telemetry", table, "part-"));
+    }
+
+    private void cancelRunning(String sqlPart)
+    {
+        DispatchManager dispatch = getDistributedQueryRunner().getCoordinator().getDispatchManager();
+        List<BasicQueryInfo> running = dispatch.getQueries().stream()
+                .filter(query -> query.getQuery().contains(sqlPart) && !query.getState().isDone())
+                .toList();
+        assertThat(running).hasSize(1);
+        dispatch.cancelQuery(running.getFirst().getQueryId());
+    }
+
+    /**
+     * Waits until the proxy has seen no request for two seconds (the build's thread stopped), then checks that the
+     * build wrote nothing and stopped long before reading every row group.
+     */
+    private void assertBuildLeftNothing(String table)
+    {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        long seen = -1;
+        while (proxy.requests().size() != seen) {
+            assertThat(System.nanoTime()).as("the build kept reading").isLessThan(deadline);
+            seen = proxy.requests().size();
+            sleep(2_000);
+        }
+        assertThat(listIndex(table)).isEmpty();
+        assertThat(proxy.requests().stream().filter(request -> request.method().equals("PUT") || request.method().equals("POST"))).isEmpty();
+        long dataReads = proxy.requests().stream().filter(request -> isDataRead(request, table)).count();
+        // four files of four row groups each, read in full: at least 4 footers and 16 chunks
+        assertThat(dataReads).isLessThan(4 + 16);
+        proxy.reset();
+    }
+
+    private static void sleep(long millis)
+    {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RuntimeException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path directory)
+    {
+        try {
+            MoreFiles.deleteRecursively(directory, RecursiveDeleteOption.ALLOW_INSECURE);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] signExtended(byte[] minimal, int length)
+    {
+        byte[] result = new byte[length];
+        Arrays.fill(result, 0, length - minimal.length, minimal[0] < 0 ? (byte) -1 : 0);
+        System.arraycopy(minimal, 0, result, length - minimal.length, minimal.length);
+        return result;
     }
 
     /**

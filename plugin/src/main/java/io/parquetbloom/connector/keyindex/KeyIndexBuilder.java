@@ -142,6 +142,11 @@ public class KeyIndexBuilder
      */
     public BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled)
     {
+        return build(session, name, columnName, cancelled, false);
+    }
+
+    private BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled, boolean repairing)
+    {
         long start = System.nanoTime();
         S3RequestStats stats = new S3RequestStats();
         LakeTable table = listNow(name, stats);
@@ -151,6 +156,7 @@ public class KeyIndexBuilder
         state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
         List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
                 .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
+                .filter(loaded -> !damaged(table, column.name(), loaded.reference()))
                 .toList();
         Map<String, S3ObjectInfo> listed = listedByPath(table);
         KeyIndexState.Coverage coverage = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed);
@@ -184,6 +190,10 @@ public class KeyIndexBuilder
             next = commitOrRemove(table, column.name(), state.pointerEtag(), next, added, cancellation, stats);
         }
         long orphans = deleteOrphans(table.keyIndexHome(), column.name(), next, committed, stats);
+        if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.keyIndexHome(), column.name(), segment))) {
+            // the compaction found a damaged page: once more, now leaving that segment out and reading its files
+            return build(session, name, columnName, cancelled, true);
+        }
         long millis = (System.nanoTime() - start) / 1_000_000;
         BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
         log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", name, column.name(), result, stats.getRequests(), stats.listRequests());
@@ -235,6 +245,15 @@ public class KeyIndexBuilder
                 .map(column -> new ParquetBloomColumnHandle(column.name(), column.type(), false))
                 .findFirst()
                 .orElseThrow(() -> new ColumnNotFoundException(table.name(), wanted));
+    }
+
+    private boolean damaged(LakeTable table, String column, KeyIndexPointer.Segment segment)
+    {
+        boolean damaged = indexReader.isDamaged(table.keyIndexHome(), column, segment);
+        if (damaged) {
+            log.warn("Key index of %s.%s: segment %s has a page that fails its checksum; it is dropped and the files it covered are read again", table.name(), column, segment.name());
+        }
+        return damaged;
     }
 
     static Map<String, S3ObjectInfo> listedByPath(LakeTable table)

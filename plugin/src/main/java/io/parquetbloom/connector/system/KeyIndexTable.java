@@ -19,6 +19,7 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,8 +111,19 @@ public class KeyIndexTable
                     entries == 0 ? null : (double) bytes / entries,
                     last == null ? null : packDateTimeWithZone(last.builtAtMillis(), UTC_KEY),
                     last == null ? null : last.buildMillis(),
-                    state.problems().isEmpty() ? null : String.join("; ", state.problems()));
+                    problems(lakeTable, column, state, segments));
         }
         return rows.build().cursor();
+    }
+
+    private String problems(LakeTable table, String column, KeyIndexState state, List<KeyIndexPointer.Segment> segments)
+    {
+        List<String> problems = new ArrayList<>(state.problems());
+        for (KeyIndexPointer.Segment segment : segments) {
+            if (reader.isDamaged(table.keyIndexHome(), column, segment)) {
+                problems.add("segment %s has a page that fails its checksum: lookups it answers plan without the index; create_key_index reads its files again".formatted(segment.name()));
+            }
+        }
+        return problems.isEmpty() ? null : String.join("; ", problems);
     }
 }

@@ -7,6 +7,7 @@ import io.parquetbloom.connector.ParquetBloomTableHandle;
 import io.parquetbloom.connector.ParquetBloomTransactionManager;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnSchema;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTransactionHandle;
@@ -28,6 +29,7 @@ import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.IntegerType.INTEGER;
@@ -89,11 +91,42 @@ public class BloomProbeFunction
             throw new TrinoException(COLUMN_NOT_FOUND, "bloom_probe: table %s has no column %s".formatted(name, columnName));
         }
         ParquetBloomColumnHandle columnHandle = (ParquetBloomColumnHandle) column;
+        refuseFilteredOrMasked(accessControl, name, columnHandle);
         // fails here, on the coordinator, with the column and type named
         BloomProbeValues.toNativeValue(columnName, columnHandle.type(), value);
         return TableFunctionAnalysis.builder()
                 .handle(new BloomProbeHandle(schema, table, columnHandle, value))
                 .build();
+    }
+
+    /**
+     * A probe tells, per row group, whether a value is there (a dictionary's verdict is exact): on a table with a row
+     * filter, or a column with a mask, for this user it would reveal what they hide. Refused, as Trino refuses
+     * features that would bypass them.
+     */
+    private static void refuseFilteredOrMasked(ConnectorAccessControl accessControl, SchemaTableName name, ParquetBloomColumnHandle column)
+    {
+        boolean filtered;
+        boolean masked;
+        try {
+            filtered = !accessControl.getRowFilters(null, name).isEmpty();
+        }
+        catch (TrinoException e) {
+            // the engine's access control answers "not supported" when there is one
+            filtered = true;
+        }
+        try {
+            masked = !accessControl.getColumnMasks(null, name, List.of(ColumnSchema.builder().setName(column.name()).setType(column.type()).build())).isEmpty();
+        }
+        catch (TrinoException e) {
+            masked = true;
+        }
+        if (filtered) {
+            throw new TrinoException(NOT_SUPPORTED, "bloom_probe: table %s has a row filter for this user; a probe would tell which rows it hides".formatted(name));
+        }
+        if (masked) {
+            throw new TrinoException(NOT_SUPPORTED, "bloom_probe: column %s of %s has a mask for this user; a probe would tell the values it hides".formatted(column.name(), name));
+        }
     }
 
     private static String text(Map<String, Argument> arguments, String name)
