@@ -5,6 +5,8 @@ import io.trino.plugin.base.security.AllowAllAccessControl;
 import io.trino.spi.connector.ConnectorSecurityContext;
 import io.trino.spi.connector.SchemaTableName;
 
+import java.util.Optional;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -21,6 +23,12 @@ public class ParquetBloomAccessControl
     public ParquetBloomAccessControl(QueryCancellations cancellations)
     {
         this.cancellations = requireNonNull(cancellations, "cancellations is null");
+    }
+
+    @Override
+    public void checkCanInsertIntoTable(ConnectorSecurityContext context, SchemaTableName tableName, Optional<String> branch)
+    {
+        cancellations.observe(context.getQueryId().getId(), context.getTransactionHandle());
     }
 
     @Override
