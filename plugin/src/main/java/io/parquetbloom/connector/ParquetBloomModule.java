@@ -11,6 +11,7 @@ import io.parquetbloom.connector.functions.bloomprobe.BloomProbeFunctionProvider
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeProcessorProvider;
 import io.parquetbloom.connector.keyindex.CreateKeyIndexProcedure;
 import io.parquetbloom.connector.keyindex.DropKeyIndexProcedure;
+import io.parquetbloom.connector.keyindex.KeyIndexBuildStats;
 import io.parquetbloom.connector.keyindex.KeyIndexBuilder;
 import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.parquetbloom.connector.procedure.FlushMetadataCacheProcedure;
@@ -123,6 +124,8 @@ public class ParquetBloomModule
         binder.bind(KeyIndexReader.class).in(Scopes.SINGLETON);
         binder.bind(KeyIndexCompactor.class).in(Scopes.SINGLETON);
         binder.bind(KeyIndexBuilder.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexBuildStats.class).in(Scopes.SINGLETON);
+        newExporter(binder).export(KeyIndexBuildStats.class).withGeneratedName();
         newSetBinder(binder, Procedure.class).addBinding().toProvider(CreateKeyIndexProcedure.class).in(Scopes.SINGLETON);
         newSetBinder(binder, Procedure.class).addBinding().toProvider(DropKeyIndexProcedure.class).in(Scopes.SINGLETON);
     }

@@ -44,7 +44,7 @@ public class KeyIndexConfig
     }
 
     @NotNull
-    @MinDataSize("1MB")
+    @MinDataSize("64kB")
     public DataSize getBuildMemory()
     {
         return buildMemory;

@@ -160,6 +160,7 @@ public class KeyIndexReader
         Map<String, IndexedFile> directory = new HashMap<>();
         // pages read, bytes read, pages found cached
         long[] counters = new long[3];
+        int probed = 0;
         for (KeyIndexPointer.Segment reference : pointer.segments()) {
             KeyIndexSegment segment = segment(table, column, reference, stats);
             if (!segment.header().trinoType().equals(domain.getType().getDisplayName())) {
@@ -181,10 +182,11 @@ public class KeyIndexReader
                 continue;
             }
             probe(table, column, reference, segment, hashes.get(), coveredPaths, hits, counters, stats, executor);
+            probed++;
         }
         Map<String, KeyIndexSelection.CoveredFile> covered = new HashMap<>();
         hits.forEach((path, rowGroups) -> covered.put(path, new KeyIndexSelection.CoveredFile(directory.get(path), List.copyOf(rowGroups))));
-        return Optional.of(new KeyIndexSelection(covered, counters[0], counters[1], counters[2]));
+        return Optional.of(new KeyIndexSelection(covered, counters[0], counters[1], counters[2], probed));
     }
 
     private static Optional<long[]> probedHashes(KeyIndexSegment segment, String column, Domain domain, int maxValues)

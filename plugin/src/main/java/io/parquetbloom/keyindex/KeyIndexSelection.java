@@ -13,8 +13,9 @@ import static java.util.Objects.requireNonNull;
  *
  * @param pagesRead postings pages read from S3 for this lookup
  * @param pageCacheHits pages found in the node's metadata cache instead
+ * @param segmentsProbed segments whose pages were consulted (those covering no listed file are skipped)
  */
-public record KeyIndexSelection(Map<String, CoveredFile> covered, long pagesRead, long bytesRead, long pageCacheHits)
+public record KeyIndexSelection(Map<String, CoveredFile> covered, long pagesRead, long bytesRead, long pageCacheHits, int segmentsProbed)
 {
     /**
      * @param directory the file as the segment's directory records it (equal to the listing in path, size and ETag)

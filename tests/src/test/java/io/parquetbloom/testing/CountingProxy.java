@@ -74,6 +74,7 @@ public final class CountingProxy
     private volatile boolean closed;
     private volatile Set<String> deniedMethods = Set.of();
     private final AtomicReference<Hook> hook = new AtomicReference<>();
+    private final AtomicReference<Predicate<Request>> lostResponse = new AtomicReference<>();
 
     private record Hook(Predicate<Request> matches, Runnable action) {}
 
@@ -193,6 +194,21 @@ public final class CountingProxy
         hook.set(new Hook(matches, action));
     }
 
+    /**
+     * The first request {@code matches} accepts is forwarded, and S3 acts on it, but its answer is lost: the client
+     * sees its connection closed, as when a network drops a response (an SDK then retries a request that landed).
+     */
+    public void loseResponseOnce(Predicate<Request> matches)
+    {
+        lostResponse.set(matches);
+    }
+
+    private boolean takeLostResponse(Request request)
+    {
+        Predicate<Request> matches = lostResponse.get();
+        return matches != null && matches.test(request) && lostResponse.compareAndSet(matches, null);
+    }
+
     private void runHook(Request request)
     {
         Hook current = hook.get();
@@ -297,6 +313,11 @@ public final class CountingProxy
                         Request request = describe(method, parts[1], text);
                         log.add(request);
                         runHook(request);
+                        if (takeLostResponse(request)) {
+                            // the request lands upstream on a connection of its own; its answer never reaches the client
+                            fetch(wholeRequest(head, in, client, contentLength));
+                            return;
+                        }
                     }
                     if (latencyMillis > 0) {
                         Thread.sleep(latencyMillis);
@@ -359,6 +380,25 @@ public final class CountingProxy
         }
         out.flush();
         return true;
+    }
+
+    /**
+     * The request with its body, read from the client: a client that waits for {@code 100 Continue} is told to go
+     * on, and the header is left out of what goes upstream.
+     */
+    private static byte[] wholeRequest(byte[] head, InputStream in, Socket client, long contentLength)
+            throws IOException
+    {
+        String text = new String(head, StandardCharsets.ISO_8859_1);
+        String withoutExpect = text.replaceAll("(?im)^expect: *100-continue\\r\\n", "");
+        if (!withoutExpect.equals(text)) {
+            client.getOutputStream().write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            client.getOutputStream().flush();
+        }
+        ByteArrayOutputStream whole = new ByteArrayOutputStream();
+        whole.write(withoutExpect.getBytes(StandardCharsets.ISO_8859_1));
+        copyExactly(in, whole, contentLength);
+        return whole.toByteArray();
     }
 
     private byte[] fetch(byte[] head)

@@ -105,6 +105,7 @@ public class KeyIndexBuilder
     private final KeyIndexConfig config;
     private final int concurrency;
     private final ExecutorService executor;
+    private final KeyIndexBuildStats buildStats;
 
     @Inject
     public KeyIndexBuilder(
@@ -119,8 +120,10 @@ public class KeyIndexBuilder
             MetadataCacheFlusher flusher,
             KeyIndexConfig config,
             MetadataConfig metadataConfig,
-            @ForParquetBloomMetadata ExecutorService executor)
+            @ForParquetBloomMetadata ExecutorService executor,
+            KeyIndexBuildStats buildStats)
     {
+        this.buildStats = requireNonNull(buildStats, "buildStats is null");
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
@@ -142,7 +145,19 @@ public class KeyIndexBuilder
      */
     public BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled)
     {
-        return build(session, name, columnName, cancelled, false);
+        buildStats.built();
+        try {
+            return build(session, name, columnName, cancelled, false);
+        }
+        catch (RuntimeException e) {
+            if (e instanceof TrinoException trino && trino.getErrorCode().equals(USER_CANCELED.toErrorCode())) {
+                buildStats.cancelled();
+            }
+            else {
+                buildStats.failed();
+            }
+            throw e;
+        }
     }
 
     private BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled, boolean repairing)
@@ -188,6 +203,7 @@ public class KeyIndexBuilder
         boolean committed = added.isPresent() || !next.equals(state.pointer().orElse(null));
         if (committed) {
             next = commitOrRemove(table, column.name(), state.pointerEtag(), next, added, cancellation, stats);
+            buildStats.committed();
         }
         long orphans = deleteOrphans(table.keyIndexHome(), column.name(), next, committed, stats);
         if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.keyIndexHome(), column.name(), segment))) {
@@ -206,7 +222,9 @@ public class KeyIndexBuilder
     private KeyIndexPointer compacted(LakeTable table, KeyIndexPointer pointer, Map<String, S3ObjectInfo> listed, S3RequestStats stats)
     {
         try {
-            return compactor.compact(table.keyIndexHome(), pointer, listed, stats);
+            KeyIndexPointer compacted = compactor.compact(table.keyIndexHome(), pointer, listed, stats);
+            buildStats.compacted();
+            return compacted;
         }
         catch (TrinoException e) {
             log.warn("Key index of %s.%s: not compacted: %s", table.name(), pointer.column(), e.getMessage());
@@ -251,6 +269,7 @@ public class KeyIndexBuilder
     {
         boolean damaged = indexReader.isDamaged(table.keyIndexHome(), column, segment);
         if (damaged) {
+            buildStats.damagedSegmentDropped();
             log.warn("Key index of %s.%s: segment %s has a page that fails its checksum; it is dropped and the files it covered are read again", table.name(), column, segment.name());
         }
         return damaged;
@@ -333,6 +352,13 @@ public class KeyIndexBuilder
                 // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
                 String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
                 int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
+                buildStats.filesUnindexable(notIndexed);
+                if (sorter.runs() > 0) {
+                    buildStats.spilled();
+                }
+                if (written.size() > config.getUploadPartSize().toBytes()) {
+                    buildStats.multipartUpload();
+                }
                 log.info("Key index of %s.%s: segment %s written: %d entries, %d bytes (%.2f bytes per entry), %d pages, %d bytes spilled", table.name(), column.name(), name, written.entries(), written.size(), written.entries() == 0 ? 0.0 : (double) written.size() / written.entries(), written.pages(), sorter.spilledBytes());
                 return new NewSegment(new KeyIndexPointer.Segment(name, written.size(), etag, written.trailerBytes(), indexed.size(), written.entries(), header.builtAtMillis(), (System.nanoTime() - start) / 1_000_000), notIndexed);
             }
@@ -471,7 +497,9 @@ public class KeyIndexBuilder
             }
             log.info("Key index of %s.%s: pointer replaced by another build (attempt %d); adding this build's segment to it", table.name(), column, attempt);
             KeyIndexState current = KeyIndexState.read(indexReader, store, table.keyIndexHome(), column, stats);
+            buildStats.pointerConflict();
             if (etag.isPresent() && current.pointerEtag().isEmpty()) {
+                buildStats.droppedWhileBuilding();
                 // drop_key_index deleted the pointer after this build read it: the later request wins
                 throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s was dropped while this build ran; nothing was recorded. Run create_key_index again to build it".formatted(table.name(), column));
             }
@@ -479,6 +507,7 @@ public class KeyIndexBuilder
             KeyIndexPointer theirs = current.pointer().orElse(new KeyIndexPointer(column, List.of()));
             if (added.isPresent() && theirs.segments().contains(added.get())) {
                 // our own PUT landed and its answer was lost (the SDK's retry then met our pointer)
+                buildStats.ownPointerFound();
                 return theirs;
             }
             pointer = added.map(theirs::withSegment).orElse(theirs);

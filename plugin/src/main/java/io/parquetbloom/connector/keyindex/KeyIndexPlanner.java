@@ -51,6 +51,7 @@ public final class KeyIndexPlanner
     private final AtomicLong rowGroupsPruned = new AtomicLong();
     private final AtomicLong unusable = new AtomicLong();
     private final AtomicLong tooLarge = new AtomicLong();
+    private final AtomicLong multiSegmentLookups = new AtomicLong();
 
     /**
      * @param requests where the index's GETs are counted (planning's)
@@ -127,6 +128,9 @@ public final class KeyIndexPlanner
         pagesRead.addAndGet(selection.pagesRead());
         bytesRead.addAndGet(selection.bytesRead());
         pageCacheHits.addAndGet(selection.pageCacheHits());
+        if (selection.segmentsProbed() > 1) {
+            multiSegmentLookups.incrementAndGet();
+        }
         filesCovered.addAndGet(selection.covered().size());
         filesUncovered.addAndGet(candidates - selection.covered().size());
         ImmutableMap.Builder<String, KeyIndexSelection.CoveredFile> byLocation = ImmutableMap.builder();
@@ -153,6 +157,7 @@ public final class KeyIndexPlanner
                 "filesCoveredByKeyIndex", new LongCount(filesCovered.get()),
                 "filesUncovered", new LongCount(filesUncovered.get()),
                 "keyIndexUnusable", new LongCount(unusable.get()),
-                "keyIndexLookupsTooLarge", new LongCount(tooLarge.get()));
+                "keyIndexLookupsTooLarge", new LongCount(tooLarge.get()),
+                "keyIndexMultiSegmentLookups", new LongCount(multiSegmentLookups.get()));
     }
 }
