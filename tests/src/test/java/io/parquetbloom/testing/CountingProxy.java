@@ -25,6 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A TCP proxy in front of the S3 server that understands just enough HTTP/1.1 to count requests and response bytes
@@ -75,6 +77,8 @@ public final class CountingProxy
     private volatile Set<String> deniedMethods = Set.of();
     private final AtomicReference<Hook> hook = new AtomicReference<>();
     private final AtomicReference<Predicate<Request>> lostResponse = new AtomicReference<>();
+    private final AtomicLong strippedEtags = new AtomicLong();
+    private volatile boolean stripListEtags;
 
     private record Hook(Predicate<Request> matches, Runnable action) {}
 
@@ -329,6 +333,12 @@ public final class CountingProxy
                     client.getOutputStream().flush();
                     return;
                 }
+                if (stripListEtags && method.equals("LIST")) {
+                    // the SDK sends the next request only after it read this response: nothing else writes to the client now
+                    client.getOutputStream().write(withoutEtags(fetchWhole(head)));
+                    client.getOutputStream().flush();
+                    continue;
+                }
                 Fault fault = counted && method.equals("GET") ? drawFault() : null;
                 if (fault != null) {
                     // the SDK sends the next request only after it read this response: nothing else writes to the client now
@@ -399,6 +409,97 @@ public final class CountingProxy
         whole.write(withoutExpect.getBytes(StandardCharsets.ISO_8859_1));
         copyExactly(in, whole, contentLength);
         return whole.toByteArray();
+    }
+
+    /**
+     * From now on, listings reach the client without their objects' ETags, as some S3-compatible stores list them.
+     */
+    public void stripListingEtags()
+    {
+        stripListEtags = true;
+    }
+
+    public long strippedEtags()
+    {
+        return strippedEtags.get();
+    }
+
+    private byte[] withoutEtags(byte[] response)
+    {
+        int bodyStart = indexOfBlankLine(response) + 4;
+        String head = new String(response, 0, bodyStart, StandardCharsets.ISO_8859_1);
+        String body = new String(response, bodyStart, response.length - bodyStart, StandardCharsets.UTF_8);
+        Matcher etags = Pattern.compile("<ETag>[^<]*</ETag>").matcher(body);
+        long count = etags.results().count();
+        strippedEtags.addAndGet(count);
+        byte[] stripped = etags.replaceAll("").getBytes(StandardCharsets.UTF_8);
+        String newHead = head.replaceAll("(?i)content-length: *[0-9]+", "Content-Length: " + stripped.length);
+        byte[] headBytes = newHead.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] result = new byte[headBytes.length + stripped.length];
+        System.arraycopy(headBytes, 0, result, 0, headBytes.length);
+        System.arraycopy(stripped, 0, result, headBytes.length, stripped.length);
+        return result;
+    }
+
+    /**
+     * The whole response to {@code head}, its body de-chunked when it came chunked, with a Content-Length.
+     */
+    private byte[] fetchWhole(byte[] head)
+            throws IOException
+    {
+        try (Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
+            upstream.getOutputStream().write(head);
+            upstream.getOutputStream().flush();
+            InputStream in = upstream.getInputStream();
+            byte[] responseHead = readHead(in);
+            if (responseHead == null) {
+                throw new IOException("upstream closed the connection");
+            }
+            String text = new String(responseHead, StandardCharsets.ISO_8859_1);
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            if (text.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")) {
+                readChunks(in, body);
+                text = text.replaceAll("(?i)transfer-encoding: *chunked\r\n", "Content-Length: %d\r\n".formatted(body.size()));
+            }
+            else {
+                copyExactly(in, body, contentLength(text));
+            }
+            ByteArrayOutputStream response = new ByteArrayOutputStream();
+            response.write(text.getBytes(StandardCharsets.ISO_8859_1));
+            body.writeTo(response);
+            return response.toByteArray();
+        }
+    }
+
+    private static void readChunks(InputStream in, ByteArrayOutputStream body)
+            throws IOException
+    {
+        while (true) {
+            String sizeLine = readLine(in);
+            int size = Integer.parseInt(sizeLine.split(";")[0].trim(), 16);
+            if (size == 0) {
+                // trailers, up to the blank line
+                while (!readLine(in).isEmpty()) {
+                    // none expected
+                }
+                return;
+            }
+            copyExactly(in, body, size);
+            readLine(in);
+        }
+    }
+
+    private static String readLine(InputStream in)
+            throws IOException
+    {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0 && c != '\n') {
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
     }
 
     private byte[] fetch(byte[] head)

@@ -12,6 +12,7 @@ import org.apache.parquet.io.api.Binary;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -54,6 +55,9 @@ public enum ColumnKind
     DECIMAL_INT64("int64", "DECIMAL(18,4)"),
     DECIMAL_FIXED("fixed_len_byte_array(9)", "DECIMAL(20,4)"),
     DECIMAL_BINARY("binary", "DECIMAL(30,5)"),
+    // stored sign-extended beyond the minimal two's complement, as some writers do: a bloom filter then holds the
+    // padded bytes, which a reader (and a key index, which hashes what it reads) takes for the same value
+    DECIMAL_BINARY_PADDED("binary", "DECIMAL(30,5)"),
     FLOAT("float", null),
     DOUBLE_("double", null),
     STRING("binary", "STRING"),
@@ -66,7 +70,16 @@ public enum ColumnKind
     TIMESTAMP_NANOS("int64", "TIMESTAMP(NANOS,false)"),
     TIMESTAMP_TZ_MILLIS("int64", "TIMESTAMP(MILLIS,true)"),
     TIMESTAMP_TZ_MICROS("int64", "TIMESTAMP(MICROS,true)"),
-    BOOLEAN_("boolean", null);
+    BOOLEAN_("boolean", null),
+    // legacy nanosecond timestamps (Impala, Spark before 3): read as timestamp(9), never pruned by filter or index
+    INT96("int96", null),
+    TIME_MILLIS("int32", "TIME(MILLIS,true)"),
+    TIME_MICROS("int64", "TIME(MICROS,false)"),
+    // a key inside a struct: read as row(k bigint); no filter or index can take it
+    NESTED("group", null);
+
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;
 
     private static final BigInteger TWO_POW_64 = BigInteger.ONE.shiftLeft(64);
     private static final long EPOCH_2000_SECONDS = 946_684_800L;
@@ -85,6 +98,9 @@ public enum ColumnKind
      */
     public String parquetField(String repetition, String name)
     {
+        if (this == NESTED) {
+            return "%s group %s { optional int64 k; }".formatted(repetition, name);
+        }
         return "%s %s %s%s;".formatted(repetition, physical, name, annotation == null ? "" : " (" + annotation + ")");
     }
 
@@ -115,7 +131,16 @@ public enum ColumnKind
 
     public boolean hasBloomFilters()
     {
-        return this != BOOLEAN_;
+        return this != BOOLEAN_ && this != NESTED;
+    }
+
+    /**
+     * Whether a key index can be asked for on a column of this kind (a primitive column; its files may still be left
+     * out where the values have no exact hash).
+     */
+    public boolean indexable()
+    {
+        return this != NESTED;
     }
 
     /**
@@ -138,7 +163,7 @@ public enum ColumnKind
             case DECIMAL_INT32 -> BigDecimal.valueOf(edge ? pick(random, 999_999_999L, -999_999_999L, 0L) : random.nextLong(-999_999_999L, 1_000_000_000L), 2);
             case DECIMAL_INT64 -> BigDecimal.valueOf(edge ? pick(random, 999_999_999_999_999_999L, -999_999_999_999_999_999L, 0L) : random.nextLong(-999_999_999_999_999_999L, 999_999_999_999_999_999L), 4);
             case DECIMAL_FIXED -> new BigDecimal(edge ? pick(random, BigInteger.TEN.pow(20).subtract(BigInteger.ONE), BigInteger.TEN.pow(20).subtract(BigInteger.ONE).negate(), BigInteger.ZERO) : BigInteger.valueOf(random.nextLong()).multiply(BigInteger.valueOf(random.nextInt(1, 5))), 4);
-            case DECIMAL_BINARY -> new BigDecimal(edge ? pick(random, BigInteger.TEN.pow(30).subtract(BigInteger.ONE), BigInteger.TEN.pow(30).subtract(BigInteger.ONE).negate(), BigInteger.ZERO, BigInteger.ONE.negate()) : BigInteger.valueOf(random.nextLong()).multiply(BigInteger.valueOf(random.nextLong(1, 1_000_000))), 5);
+            case DECIMAL_BINARY, DECIMAL_BINARY_PADDED -> new BigDecimal(edge ? pick(random, BigInteger.TEN.pow(30).subtract(BigInteger.ONE), BigInteger.TEN.pow(30).subtract(BigInteger.ONE).negate(), BigInteger.ZERO, BigInteger.ONE.negate()) : BigInteger.valueOf(random.nextLong()).multiply(BigInteger.valueOf(random.nextLong(1, 1_000_000))), 5);
             case FLOAT -> edge ? pick(random, 0.0f, -0.0f, Float.NaN, Float.MAX_VALUE, -Float.MIN_VALUE) : (float) (random.nextInt(-1_000_000, 1_000_000) / 64.0);
             case DOUBLE_ -> edge ? pick(random, 0.0, -0.0, Double.NaN, Double.MAX_VALUE, Double.MIN_VALUE) : random.nextInt(-1_000_000, 1_000_000) / 1024.0 + random.nextInt(3) * 1e-9;
             case STRING -> edge ? pick(random, "", "Ü-ñ-東京", " padded ", "O'Brien") : randomText(random);
@@ -151,6 +176,10 @@ public enum ColumnKind
             case TIMESTAMP_MICROS_, TIMESTAMP_TZ_MICROS -> epoch(random, edge, 1_000_000L);
             case TIMESTAMP_NANOS -> epoch(random, edge, 1_000_000_000L);
             case BOOLEAN_ -> random.nextBoolean();
+            case INT96 -> epoch(random, edge, 1_000_000_000L);
+            case TIME_MILLIS -> edge ? pick(random, 0L, 86_399_999L) : random.nextLong(86_400_000L);
+            case TIME_MICROS -> edge ? pick(random, 0L, 86_399_999_999L) : random.nextLong(86_400_000_000L);
+            case NESTED -> edge ? pick(random, Long.MIN_VALUE, 0L, Long.MAX_VALUE) : random.nextLong(-1_000_000, 1_000_000);
         };
     }
 
@@ -201,6 +230,11 @@ public enum ColumnKind
             case DECIMAL_INT64 -> group.append(field, ((BigDecimal) value).unscaledValue().longValueExact());
             case DECIMAL_FIXED -> group.append(field, Binary.fromConstantByteArray(TestingLake.signExtend(((BigDecimal) value).unscaledValue(), 9)));
             case DECIMAL_BINARY -> group.append(field, Binary.fromConstantByteArray(((BigDecimal) value).unscaledValue().toByteArray()));
+            case DECIMAL_BINARY_PADDED -> group.append(field, Binary.fromConstantByteArray(padded((BigDecimal) value)));
+            case INT96 -> group.append(field, int96((Long) value));
+            case TIME_MILLIS -> group.append(field, (int) (long) (Long) value);
+            case TIME_MICROS -> group.append(field, (long) (Long) value);
+            case NESTED -> group.addGroup(field).append("k", (long) (Long) value);
             case FLOAT -> group.append(field, (float) (Float) value);
             case DOUBLE_ -> group.append(field, (double) (Double) value);
             case STRING -> group.append(field, (String) value);
@@ -244,7 +278,7 @@ public enum ColumnKind
             case UINT16 -> "INTEGER '%s'".formatted(value);
             case UINT32 -> "BIGINT '%s'".formatted(value);
             case UINT64 -> "CAST(DECIMAL '%s' AS decimal(20,0))".formatted(value);
-            case DECIMAL_INT32, DECIMAL_INT64, DECIMAL_FIXED, DECIMAL_BINARY -> "DECIMAL '%s'".formatted(((BigDecimal) value).toPlainString());
+            case DECIMAL_INT32, DECIMAL_INT64, DECIMAL_FIXED, DECIMAL_BINARY, DECIMAL_BINARY_PADDED -> "DECIMAL '%s'".formatted(((BigDecimal) value).toPlainString());
             case FLOAT -> Float.isNaN((Float) value) ? "CAST(nan() AS real)" : "REAL '%s'".formatted(value);
             case DOUBLE_ -> Double.isNaN((Double) value) ? "nan()" : "DOUBLE '%s'".formatted(value);
             case STRING -> "'" + ((String) value).replace("'", "''") + "'";
@@ -260,7 +294,41 @@ public enum ColumnKind
             case TIMESTAMP_TZ_MILLIS -> "TIMESTAMP '%s UTC'".formatted(timestamp((Long) value, 1_000L, 3));
             case TIMESTAMP_TZ_MICROS -> "TIMESTAMP '%s UTC'".formatted(timestamp((Long) value, 1_000_000L, 6));
             case BOOLEAN_ -> value.toString();
+            case INT96 -> "TIMESTAMP '%s'".formatted(timestamp((Long) value, 1_000_000_000L, 9));
+            case TIME_MILLIS -> "TIME '%s'".formatted(time((Long) value, 1_000L, 3));
+            case TIME_MICROS -> "TIME '%s'".formatted(time((Long) value, 1_000_000L, 6));
+            case NESTED -> "CAST(ROW(BIGINT '%s') AS ROW(k bigint))".formatted(value);
         };
+    }
+
+    private static String time(long units, long unitsPerSecond, int digits)
+    {
+        long seconds = units / unitsPerSecond;
+        return "%02d:%02d:%02d.%s".formatted(seconds / 3600, seconds / 60 % 60, seconds % 60, padded(units % unitsPerSecond, digits));
+    }
+
+    /**
+     * The unscaled value sign-extended to between its minimal length and 16 bytes (a length the value picks, so a
+     * value is always stored alike).
+     */
+    private static byte[] padded(BigDecimal value)
+    {
+        BigInteger unscaled = value.unscaledValue();
+        int minimal = unscaled.toByteArray().length;
+        int length = minimal >= 16 ? minimal : minimal + Math.floorMod(unscaled.hashCode(), 17 - minimal);
+        return TestingLake.signExtend(unscaled, length);
+    }
+
+    /**
+     * An INT96 timestamp: nanoseconds of the day, then the Julian day, both little-endian.
+     */
+    private static Binary int96(long epochNanos)
+    {
+        long day = Math.floorDiv(epochNanos, NANOS_PER_DAY);
+        ByteBuffer buffer = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(Math.floorMod(epochNanos, NANOS_PER_DAY));
+        buffer.putInt((int) (day + JULIAN_DAY_OF_EPOCH));
+        return Binary.fromConstantByteArray(buffer.array());
     }
 
     private static String timestamp(long epoch, long unitsPerSecond, int digits)

@@ -1,14 +1,27 @@
 package io.parquetbloom.tests.differential;
 
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.LakeFiles;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TestingLake;
+import io.trino.dispatcher.DispatchManager;
 import io.trino.testing.DistributedQueryRunner;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import java.nio.file.Path;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -16,17 +29,25 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What happens to key indexes between the differential test's batches, none of which may change an answer: indexes
- * built and refreshed, files renamed under a built index (one path deleted, one added: stale), segments damaged
- * under a pointer that names the damaged version, segments deleted, pointers garbled, indexes dropped, and builds
- * running while queries run (leaving an orphan segment beside them).
+ * built and refreshed, files renamed under a built index (one path deleted, one added: stale) or rewritten at the
+ * same path, segments damaged under a pointer that names the damaged version, segments deleted, pointers garbled,
+ * indexes dropped, builds running while queries run (leaving an orphan segment beside them), and, through catalog
+ * {@value #BUILDER} (behind a proxy, with several segments allowed and 64 kB to sort in): builds racing each other,
+ * a pointer PUT whose answer is lost, a drop landing before a build's PUT, builds denied their writes and builds
+ * cancelled.
  */
 final class KeyIndexChaos
 {
+    static final String BUILDER = "lake_builder";
+
     private final DistributedQueryRunner runner;
     private final S3Client client;
+    private final CountingProxy proxy;
     private final Map<String, List<String>> files;
     private final Map<String, Long> events = new TreeMap<>();
     private CompletableFuture<?> background = CompletableFuture.completedFuture(null);
@@ -35,10 +56,11 @@ final class KeyIndexChaos
     /**
      * @param files the object keys (relative to the table) of each table, kept current as files are renamed
      */
-    KeyIndexChaos(DistributedQueryRunner runner, S3Client client, Map<String, List<String>> files)
+    KeyIndexChaos(DistributedQueryRunner runner, S3Client client, CountingProxy proxy, Map<String, List<String>> files)
     {
         this.runner = requireNonNull(runner, "runner is null");
         this.client = requireNonNull(client, "client is null");
+        this.proxy = requireNonNull(proxy, "proxy is null");
         this.files = requireNonNull(files, "files is null");
     }
 
@@ -53,7 +75,11 @@ final class KeyIndexChaos
     void buildAll(RandomTable table)
     {
         for (RandomTable.Column column : indexable(table)) {
-            build(table, column);
+            build(table, column.sqlName());
+            if (table.evolves()) {
+                // older files lack the added column and hold the widened one narrower
+                events.merge("builtOverEvolvedSchema", 1L, Long::sum);
+            }
         }
     }
 
@@ -62,13 +88,15 @@ final class KeyIndexChaos
      */
     void event(List<RandomTable> tables, SplittableRandom random)
     {
+        // a build still running from the last event would meet this one's drops and denials
+        awaitBackground();
         RandomTable table = tables.get(random.nextInt(tables.size()));
         List<RandomTable.Column> columns = indexable(table);
         if (columns.isEmpty()) {
             return;
         }
-        RandomTable.Column column = columns.get(random.nextInt(columns.size()));
-        switch (random.nextInt(7)) {
+        String column = columns.get(random.nextInt(columns.size())).sqlName();
+        switch (random.nextInt(14)) {
             case 0, 1 -> build(table, column);
             case 2 -> {
                 // stale for every index of the table but one, which a refresh brings up to date with a delta that
@@ -79,10 +107,257 @@ final class KeyIndexChaos
             case 3 -> damageSegment(table, column, random);
             case 4 -> garblePointer(table, column);
             case 5 -> {
-                runner.execute("CALL lake.system.drop_key_index('diff', '%s', '%s')".formatted(table.name(), column.sqlName()));
+                runner.execute("CALL lake.system.drop_key_index('diff', '%s', '%s')".formatted(table.name(), column));
                 events.merge("dropped", 1L, Long::sum);
             }
-            default -> rebuildWhileQueriesRun(table, column);
+            case 6 -> rebuildWhileQueriesRun(table, column);
+            case 7 -> rewriteSamePath(table, random);
+            case 8 -> racingBuilds(table, column);
+            case 9 -> build(BUILDER, table, column);
+            case 10 -> lostPointerAnswer(table, column);
+            case 11 -> dropBeforePointerPut(table, column);
+            case 12 -> deniedBuild(table, column);
+            default -> cancelledBuild(table, column);
+        }
+    }
+
+    /**
+     * Each path of a build once, whatever the seed draws later: a file rewritten at its path and a delta segment
+     * beside the base (a lookup over two segments), builds racing, a lost pointer answer, a drop before a build's PUT,
+     * a denied and a cancelled build, a build that spills its sorted runs (the big table in 64 kB), and an index asked
+     * of a nested column (refused).
+     *
+     * @return the table whose file was rewritten in place
+     */
+    RandomTable everyPathOnce(List<RandomTable> tables, SplittableRandom random)
+    {
+        // the unique id column of a table of several files: a lookup meets the base segment and the delta
+        RandomTable table = tables.stream()
+                .filter(candidate -> !candidate.unlocatableRowGroup() && !candidate.big() && files.get(candidate.name()).size() >= 2)
+                .findFirst().orElseThrow();
+        String column = "id";
+        build(table, column);
+        rewriteSamePath(table, random);
+        build(BUILDER, table, column);
+        assertMultiSegmentLookup(table, column);
+        racingBuilds(table, column);
+        lostPointerAnswer(table, column);
+        dropBeforePointerPut(table, column);
+        deniedBuild(table, column);
+        cancelledBuild(table, column);
+        build(table, column);
+        // one value per row: more entries than 64 kB sorts in memory
+        RandomTable big = tables.stream().filter(RandomTable::big).findFirst().orElseThrow();
+        build(BUILDER, big, "payload");
+        RandomTable nested = tables.stream().filter(candidate -> candidate.columns().stream().anyMatch(c -> c.kind() == ColumnKind.NESTED)).findFirst().orElseThrow();
+        String nestedColumn = nested.columns().stream().filter(c -> c.kind() == ColumnKind.NESTED).findFirst().orElseThrow().sqlName();
+        assertThatThrownBy(() -> runner.execute("CALL lake.system.create_key_index('diff', '%s', '%s')".formatted(nested.name(), nestedColumn)))
+                .hasMessageContaining("is not a primitive column of any file to index");
+        events.merge("nestedKeyRefused", 1L, Long::sum);
+        return table;
+    }
+
+    /**
+     * A table of 3,000,000 distinct keys, outside the oracle's tables: its segment is larger than the 5 MB parts
+     * catalog lake uploads in, so it goes up as a multipart upload; lookups of a present and an absent key answer from
+     * it.
+     */
+    void multipartSegment(Path work)
+    {
+        int rows = 3_000_000;
+        List<Object[]> keys = new AbstractList<>()
+        {
+            @Override
+            public Object[] get(int index)
+            {
+                return new Object[] {key(index)};
+            }
+
+            @Override
+            public int size()
+            {
+                return rows;
+            }
+        };
+        byte[] file = LakeFiles.parquet(work, "multipart.parquet", "message m { required int64 k; }", keys, 500_000, Set.of());
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key("warehouse/diff/multipart/part-0.parquet"), RequestBody.fromBytes(file));
+        long multipartBefore = buildStat("lake", "MultipartUploads");
+        runner.execute("CALL lake.system.create_key_index('diff', 'multipart', 'k')");
+        assertThat(buildStat("lake", "MultipartUploads")).as("a segment above 5 MB goes up in parts").isGreaterThan(multipartBefore);
+        for (long key : new long[] {key(1_234_567), key(rows) }) {
+            var result = runner.executeWithPlan(runner.getDefaultSession(), "SELECT count(*) FROM lake.diff.multipart WHERE k = %d".formatted(key));
+            assertThat(result.result().getOnlyValue()).isEqualTo(key == key(rows) ? 0L : 1L);
+            QueryMetrics metrics = QueryMetrics.of(runner, result.queryId());
+            assertThat(metrics.get("filesCoveredByKeyIndex")).isEqualTo(1);
+            assertThat(metrics.get("keyIndexUnusable")).isZero();
+        }
+        events.merge("multipartSegmentLookedUp", 1L, Long::sum);
+    }
+
+    private static long key(long index)
+    {
+        // a bijection of the longs: distinct keys in no order
+        return index * 0x9E3779B97F4A7C15L;
+    }
+
+    /**
+     * A lookup on a column whose pointer names a base and a delta segment answers as the oracle does, from both.
+     */
+    private void assertMultiSegmentLookup(RandomTable table, String column)
+    {
+        long id = (Long) table.rows().get(table.rows().size() / 2)[0];
+        String predicate = "%s = %d".formatted(column, id);
+        var result = runner.executeWithPlan(runner.getDefaultSession(), "SELECT count(*) FROM lake.diff.%s WHERE %s".formatted(table.name(), predicate));
+        assertThat(result.result().getOnlyValue()).as("lookup over two segments of %s.%s", table.name(), column).isEqualTo(1L);
+        assertThat(QueryMetrics.of(runner, result.queryId()).get("keyIndexMultiSegmentLookups")).as("lookups over two segments").isPositive();
+        events.merge("lookedUpOverSegments", 1L, Long::sum);
+    }
+
+    /**
+     * The same bytes uploaded again at the same path in one part: a new ETag (a multipart one), so every index
+     * entry of the file is stale, as after any rewrite.
+     */
+    private void rewriteSamePath(RandomTable table, SplittableRandom random)
+    {
+        List<String> paths = files.get(table.name());
+        String key = key(table, paths.get(random.nextInt(paths.size())));
+        byte[] bytes = client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(key)).asByteArray();
+        String upload = client.createMultipartUpload(request -> request.bucket(table.bucket()).key(key)).uploadId();
+        String etag = client.uploadPart(request -> request.bucket(table.bucket()).key(key).uploadId(upload).partNumber(1), RequestBody.fromBytes(bytes)).eTag();
+        client.completeMultipartUpload(request -> request.bucket(table.bucket()).key(key).uploadId(upload)
+                .multipartUpload(parts -> parts.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+        events.merge("fileRewrittenInPlace", 1L, Long::sum);
+    }
+
+    /**
+     * Two builds of one column at once, through two catalogs: the PUT that loses answers 412 (or 409) and its build
+     * adds its segment to the winner's.
+     */
+    private void racingBuilds(RandomTable table, String column)
+    {
+        awaitBackground();
+        CompletableFuture<?> first = CompletableFuture.runAsync(() -> build("lake", table, column));
+        CompletableFuture<?> second = CompletableFuture.runAsync(() -> build(BUILDER, table, column));
+        CompletableFuture.allOf(first, second).join();
+        events.merge("racedBuilds", 1L, Long::sum);
+    }
+
+    /**
+     * The pointer PUT lands but its answer is lost: the SDK sends it again, which meets the build's own pointer.
+     */
+    private void lostPointerAnswer(RandomTable table, String column)
+    {
+        // something to commit: a file rewritten since
+        rewriteSamePath(table, new SplittableRandom(events.size()));
+        String pointer = key(table, "_key_index/%s/_pointer".formatted(column));
+        proxy.loseResponseOnce(request -> request.method().equals("PUT") && request.target().equals(pointer));
+        build(BUILDER, table, column);
+        proxy.loseResponseOnce(_ -> false);
+        events.merge("pointerAnswerLost", 1L, Long::sum);
+    }
+
+    /**
+     * drop_key_index lands between a build's reading of the pointer and its PUT: the build fails, naming the drop,
+     * and leaves nothing; an index that did not exist yet is simply built.
+     */
+    private void dropBeforePointerPut(RandomTable table, String column)
+    {
+        rewriteSamePath(table, new SplittableRandom(events.size()));
+        String pointer = key(table, "_key_index/%s/_pointer".formatted(column));
+        proxy.onceBefore(request -> request.method().equals("PUT") && request.target().equals(pointer),
+                () -> runner.execute("CALL lake.system.drop_key_index('diff', '%s', '%s')".formatted(table.name(), column)));
+        try {
+            build(BUILDER, table, column);
+            events.merge("dropBeforePutOfNewIndex", 1L, Long::sum);
+        }
+        catch (RuntimeException e) {
+            assertThat(e).hasMessageContaining("was dropped while this build ran");
+            assertThat(client.listObjectsV2(request -> request.bucket(table.bucket()).prefix(key(table, "_key_index/%s/".formatted(column)))).contents()).isEmpty();
+            events.merge("droppedWhileBuilding", 1L, Long::sum);
+        }
+        finally {
+            proxy.onceBefore(_ -> false, () -> {});
+        }
+    }
+
+    /**
+     * A build whose writes S3 denies fails naming the action; the index stays as it was.
+     */
+    private void deniedBuild(RandomTable table, String column)
+    {
+        rewriteSamePath(table, new SplittableRandom(events.size()));
+        proxy.denyMethods(Set.of("PUT", "POST"));
+        try {
+            assertThatThrownBy(() -> build(BUILDER, table, column)).hasMessageContaining("was denied");
+        }
+        finally {
+            proxy.denyMethods(Set.of());
+        }
+        events.merge("buildDenied", 1L, Long::sum);
+    }
+
+    /**
+     * A build cancelled at its first read of the table's data: it stops and writes nothing. The index is dropped first,
+     * so the build has every file to read.
+     */
+    private void cancelledBuild(RandomTable table, String column)
+    {
+        runner.execute("CALL lake.system.drop_key_index('diff', '%s', '%s')".formatted(table.name(), column));
+        String tablePrefix = key(table, "");
+        String call = "CALL %s.system.create_key_index('diff', '%s', '%s')".formatted(BUILDER, table.name(), column);
+        long cancelledBefore = buildStat(BUILDER, "Cancelled");
+        proxy.onceBefore(request -> request.method().equals("GET") && request.bucket().equals(table.bucket()) && request.target().startsWith(tablePrefix) && !request.target().contains("/_") && !request.target().startsWith("_"), () -> {
+            DispatchManager dispatch = runner.getCoordinator().getDispatchManager();
+            dispatch.getQueries().stream()
+                    .filter(query -> query.getQuery().equals(call) && !query.getState().isDone())
+                    .forEach(query -> dispatch.cancelQuery(query.getQueryId()));
+        });
+        try {
+            assertThatThrownBy(() -> runner.execute(call)).hasMessageContaining("canceled");
+        }
+        finally {
+            proxy.onceBefore(_ -> false, () -> {});
+        }
+        awaitNoIndex(table, column, cancelledBefore);
+        events.merge("buildCancelled", 1L, Long::sum);
+    }
+
+    /**
+     * The cancelled build's thread stops on its own time: until then it may still be reading, never writing.
+     */
+    private void awaitNoIndex(RandomTable table, String column, long cancelledBefore)
+    {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (buildStat(BUILDER, "Cancelled") == cancelledBefore && System.nanoTime() < deadline) {
+            sleep(100);
+        }
+        assertThat(client.listObjectsV2(request -> request.bucket(table.bucket()).prefix(key(table, "_key_index/%s/".formatted(column)))).contents())
+                .as("a cancelled build writes nothing").isEmpty();
+    }
+
+    /**
+     * A counter of the catalog's {@code KeyIndexBuildStats} (JMX).
+     */
+    long buildStat(String catalog, String attribute)
+    {
+        try {
+            MBeanServer server = runner.getCoordinator().getMbeanServer();
+            ObjectName name = server.queryNames(new ObjectName("*:type=KeyIndexBuildStats,name=" + catalog), null).stream().findFirst().orElseThrow();
+            return (Long) server.getAttribute(name, attribute);
+        }
+        catch (JMException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private static void sleep(long millis)
+    {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RuntimeException(e);
         }
     }
 
@@ -109,20 +384,25 @@ final class KeyIndexChaos
             // a build reads every row group; this table's damaged one fails it, as any read of it fails
             return List.of();
         }
-        return table.columns().stream().filter(column -> !column.partition()).toList();
+        return table.columns().stream().filter(column -> !column.partition() && column.kind().indexable()).toList();
     }
 
-    private void build(RandomTable table, RandomTable.Column column)
+    private void build(RandomTable table, String column)
     {
-        runner.execute("CALL lake.system.create_key_index('diff', '%s', '%s')".formatted(table.name(), column.sqlName()));
-        events.merge("built", 1L, Long::sum);
+        build("lake", table, column);
     }
 
-    private void rebuildWhileQueriesRun(RandomTable table, RandomTable.Column column)
+    private void build(String catalog, RandomTable table, String column)
+    {
+        runner.execute("CALL %s.system.create_key_index('diff', '%s', '%s')".formatted(catalog, table.name(), column));
+        events.merge(catalog.equals("lake") ? "built" : "builtThrough" + catalog, 1L, Long::sum);
+    }
+
+    private void rebuildWhileQueriesRun(RandomTable table, String column)
     {
         awaitBackground();
         // a build that uploaded its segment and died before the pointer: an orphan the next build deletes
-        String orphan = key(table, "_key_index/%s/%s.kidx".formatted(column.sqlName(), new UUID(moves, events.size())));
+        String orphan = key(table, "_key_index/%s/%s.kidx".formatted(column, new UUID(moves, events.size())));
         client.putObject(request -> request.bucket(table.bucket()).key(orphan), RequestBody.fromBytes(new byte[] {1, 2, 3}));
         background = CompletableFuture.runAsync(() -> build(table, column));
         events.merge("builtWhileQueriesRan", 1L, Long::sum);
@@ -147,10 +427,10 @@ final class KeyIndexChaos
      * A bit flipped in a segment, or the segment cut short, or deleted; for the first two the pointer is rewritten
      * to name the damaged object's size and ETag, so only the segment's own checksums and lengths can tell.
      */
-    private void damageSegment(RandomTable table, RandomTable.Column column, SplittableRandom random)
+    private void damageSegment(RandomTable table, String column, SplittableRandom random)
     {
-        String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column.sqlName()));
-        List<S3Object> objects = client.listObjectsV2(request -> request.bucket(table.bucket()).prefix(key(table, "_key_index/%s/".formatted(column.sqlName())))).contents();
+        String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column));
+        List<S3Object> objects = client.listObjectsV2(request -> request.bucket(table.bucket()).prefix(key(table, "_key_index/%s/".formatted(column)))).contents();
         List<S3Object> segments = objects.stream().filter(object -> object.key().endsWith(".kidx") && object.size() > 3).toList();
         if (segments.isEmpty() || objects.stream().noneMatch(object -> object.key().equals(pointerKey))) {
             return;
@@ -178,10 +458,10 @@ final class KeyIndexChaos
         events.merge(kind == 0 ? "segmentBitFlipped" : "segmentTruncated", 1L, Long::sum);
     }
 
-    private void garblePointer(RandomTable table, RandomTable.Column column)
+    private void garblePointer(RandomTable table, String column)
     {
-        String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column.sqlName()));
-        List<String> lines = new ArrayList<>(List.of("parquet-bloom-key-index 1", "column " + column.sqlName()));
+        String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column));
+        List<String> lines = new ArrayList<>(List.of("parquet-bloom-key-index 1", "column " + column));
         lines.add("segment missing.kidx 100 etag 50 1 10 0 0");
         client.putObject(request -> request.bucket(table.bucket()).key(pointerKey), RequestBody.fromString(String.join("\n", lines)));
         events.merge("pointerNamesMissingSegment", 1L, Long::sum);

@@ -121,6 +121,7 @@ final class RandomQueries
                     String reference = qualifier + column.sqlName();
                     String text = switch (column.kind()) {
                         case BINARY, FIXED8 -> "to_hex(%s)".formatted(reference);
+                        case NESTED -> "json_format(CAST(%s AS JSON))".formatted(reference);
                         default -> "CAST(%s AS varchar)".formatted(reference);
                     };
                     return "coalesce(%s, '<null>')".formatted(text);

@@ -155,7 +155,7 @@ public final class RandomTable
      */
     public static RandomTable generate(String name, SplittableRandom random, boolean big, boolean unlocatable)
     {
-        return generate(name, random, new Shape(big, unlocatable, false, Optional.empty(), Optional.empty(), Optional.empty()));
+        return generate(name, random, new Shape(big, unlocatable, false, Optional.empty(), Optional.empty(), Optional.empty(), List.of()));
     }
 
     /**
@@ -169,14 +169,17 @@ public final class RandomTable
      * @param naming the writer's file names (random when empty)
      * @param placement where the files are (random when empty; a big or damaged table is always in its folder)
      */
-    public record Shape(boolean big, boolean unlocatable, boolean dictionaryTrouble, Optional<ColumnKind> evolvedFrom, Optional<Naming> naming, Optional<Placement> placement) {}
+    /**
+     * @param extraKinds columns of these kinds, whatever else is drawn (so every seed reads and indexes them)
+     */
+    public record Shape(boolean big, boolean unlocatable, boolean dictionaryTrouble, Optional<ColumnKind> evolvedFrom, Optional<Naming> naming, Optional<Placement> placement, List<ColumnKind> extraKinds) {}
 
     public static RandomTable generate(String name, SplittableRandom random, Shape shape)
     {
         boolean big = shape.big();
         boolean unlocatable = shape.unlocatable();
         boolean dictionaryTrouble = shape.dictionaryTrouble();
-        boolean forced = dictionaryTrouble || shape.evolvedFrom().isPresent();
+        boolean forced = dictionaryTrouble || shape.evolvedFrom().isPresent() || !shape.extraKinds().isEmpty();
         Writer writer = !big && !unlocatable && !forced && random.nextInt(4) == 0 ? Writer.TRINO : Writer.PARQUET_JAVA;
         List<ColumnKind> kinds = writer == Writer.TRINO ? ColumnKind.trinoWritable() : Arrays.asList(ColumnKind.values());
         int columnCount = random.nextInt(3, 8);
@@ -197,6 +200,10 @@ public final class RandomTable
                 default -> 100_000;
             };
             columns.add(new Column(fileName, kind, nullRate, pool(kind, poolSize, random)));
+        }
+        for (ColumnKind kind : shape.extraKinds()) {
+            String fileName = "c%d_%s".formatted(columns.size(), kind.name().toLowerCase(Locale.ROOT).replace("_", ""));
+            columns.add(new Column(fileName, kind, random.nextBoolean() ? 0.1 : 0, pool(kind, 500, random)));
         }
         if (big) {
             // incompressible values make files larger than the 1 MB splits of catalog lake_small_splits

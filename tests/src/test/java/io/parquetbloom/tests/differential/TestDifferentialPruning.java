@@ -3,6 +3,7 @@ package io.parquetbloom.tests.differential;
 import com.google.common.collect.HashMultiset;
 import com.google.common.collect.Multiset;
 import com.google.common.collect.Sets;
+import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.QueryMetrics;
 import io.parquetbloom.testing.TestingLake;
@@ -52,9 +53,10 @@ final class TestDifferentialPruning
     private static final int TABLES = 24;
     private static final int QUERIES = Integer.getInteger("parquetbloom.differential.queries", 3_000);
     private static final long SEED = Long.getLong("parquetbloom.differential.seed", 20261203L);
-    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged", "lake_disk");
+    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged", "lake_disk", "lake_no_etags");
     // queries per statement: the engine's fixed cost per statement would otherwise dominate
     private static final int BATCH = 10;
+    private static final String CACHED_LISTINGS = "lake_cached";
 
     private final List<RandomTable> tables = new ArrayList<>();
     private final Map<String, Long> nanosBySide = new TreeMap<>();
@@ -66,6 +68,8 @@ final class TestDifferentialPruning
     private KeyIndexChaos keyIndexes;
     private List<String> formatTables;
     private String clashTable;
+    private CountingProxy proxy;
+    private CountingProxy noEtags;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -87,7 +91,9 @@ final class TestDifferentialPruning
                         i == 1,
                         i == 2 ? Optional.of(ColumnKind.INT32) : i == 3 ? Optional.of(ColumnKind.FLOAT) : Optional.empty(),
                         i < RandomTable.Naming.values().length ? Optional.of(RandomTable.Naming.values()[i]) : Optional.empty(),
-                        i == 5 ? Optional.of(RandomTable.Placement.BUCKET_ROOT) : i == 6 ? Optional.of(RandomTable.Placement.DEEP_PREFIX) : Optional.empty()));
+                        i == 5 ? Optional.of(RandomTable.Placement.BUCKET_ROOT) : i == 6 ? Optional.of(RandomTable.Placement.DEEP_PREFIX) : Optional.empty(),
+                        // every kind no writer of ours writes by default, read and indexed (or refused) under every seed
+                        i == 4 ? List.of(ColumnKind.DECIMAL_BINARY_PADDED, ColumnKind.INT96, ColumnKind.TIME_MILLIS, ColumnKind.TIME_MICROS, ColumnKind.NESTED) : List.of()));
                 tables.add(table);
                 List<RandomTable.TableFile> files = table.write(work, random);
                 if (liveAndDeadFiles.size() < 2 && !table.big() && !table.unlocatableRowGroup()) {
@@ -114,6 +120,11 @@ final class TestDifferentialPruning
                         table.unlocatableRowGroup() ? ", a row group that cannot be located" : ""));
             }
         }
+        // builds through catalog lake_builder go through a proxy that can lose answers, deny writes and run hooks
+        proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
+        // and a store that lists objects without ETags: nothing is pinned to a version, the key index covers nothing
+        noEtags = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
+        noEtags.stripListingEtags();
         DistributedQueryRunner runner = ParquetBloomQueryRunner.builder()
                 .withLake(s3)
                 // one node that plans and reads, as a single-node server does: readers use the compact footers and
@@ -127,11 +138,18 @@ final class TestDifferentialPruning
                 // the next build
                 .withCatalogProperty("key-index.max-segments", "1")
                 .withCatalogProperty("key-index.orphan-retention", "0s")
+                // segments above 5 MB (S3's smallest part) go up in parts
+                .withCatalogProperty("key-index.upload-part-size", "5MB")
                 .withCatalog("lake_paged", Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB"))
                 .withCatalog("lake_small_splits", Map.of("split.max-size", "1MB"))
                 // a memory budget below one file's metadata over a small disk tier: footers and filters come from
                 // disk, are evicted from it, and are damaged on it between queries
                 .withCatalog("lake_disk", Map.of("metadata-cache.max-size", "16kB", "metadata-cache.disk.directory", metadataDisk.toString(), "metadata-cache.disk.max-size", "1MB"))
+                // key index refreshes that keep up to 8 segments (lookups over several), sorting in 64 kB (spills)
+                .withCatalog(KeyIndexChaos.BUILDER, Map.of("s3.endpoint", proxy.endpoint(), "key-index.max-segments", "8", "key-index.build-memory", "64kB"))
+                // listings reused for 10 minutes: stale after files are renamed or rewritten
+                .withCatalog(CACHED_LISTINGS, Map.of("metadata.listing-cache-ttl", "10m"))
+                .withCatalog("lake_no_etags", Map.of("s3.endpoint", noEtags.endpoint()))
                 .build();
         // listings of many pages: a partitioned table is listed by key ranges cut at its folders, the others page by page
         for (RandomTable table : tables) {
@@ -150,10 +168,17 @@ final class TestDifferentialPruning
         System.out.println("[differential] oracle loaded in %d s".formatted((System.nanoTime() - loading) / 1_000_000_000L));
         // a key index on every data column of every table; the test then refreshes, stales, damages and drops them
         client = closeAfterClass(s3.client());
-        keyIndexes = new KeyIndexChaos(runner, client, files);
+        keyIndexes = new KeyIndexChaos(runner, client, proxy, files);
         long indexing = System.nanoTime();
         tables.forEach(keyIndexes::buildAll);
         System.out.println("[differential] key indexes built in %d s".formatted((System.nanoTime() - indexing) / 1_000_000_000L));
+        // every table listed once through the catalog that keeps listings: stale from the first change on
+        for (RandomTable table : tables) {
+            runner.execute("SELECT count(*) FROM %s.diff.%s WHERE id < 0".formatted(CACHED_LISTINGS, table.name()));
+        }
+        RandomTable rewritten = keyIndexes.everyPathOnce(tables, random);
+        keyIndexes.multipartSegment(work);
+        assertStaleListing(runner, rewritten);
         return runner;
     }
 
@@ -206,14 +231,19 @@ final class TestDifferentialPruning
         int repeated = 0;
         Map<String, Integer> shapes = new TreeMap<>();
         List<Query> batch = new ArrayList<>();
+        int batches = 0;
         for (int query = 0; query < QUERIES; query++) {
             RandomTable table = tables.get(random.nextInt(tables.size()));
-            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake").get(random.nextInt(3));
+            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake", "lake_no_etags").get(random.nextInt(4));
             RandomQueries.RandomQuery generated = RandomQueries.next(table, random);
             shapes.merge(generated.shape(), 1, Integer::sum);
             batch.add(new Query(query, table, catalog, generated.sql()));
             if (batch.size() == BATCH || query == QUERIES - 1) {
-                compare(runner, pruningVariant(on, random), off, batch);
+                batches++;
+                compare(runner, variant(on, batches, random), off, batch);
+                if (batches % 8 == 0) {
+                    compareCachedListings(runner, on, batch);
+                }
                 keyIndexes.awaitBackground();
                 if (random.nextInt(4) == 0) {
                     damageDiskEntries(random);
@@ -255,6 +285,7 @@ final class TestDifferentialPruning
         assertThat(tables).extracting(RandomTable::naming).contains(RandomTable.Naming.values());
         assertThat(tables).filteredOn(RandomTable::evolves).extracting(table -> table.widenedColumn().orElseThrow().kind()).contains(ColumnKind.INT32, ColumnKind.FLOAT);
         System.out.println("[differential] key index events: %s".formatted(keyIndexes.events()));
+        assertKeyIndexPathsReached();
         System.out.println("[differential] pruning paths taken (row groups): %s".formatted(coverage));
         if (QUERIES >= 1_000) {
             // the branches these counters stand for were reached: dictionaries pruned, and damaged ones failed open
@@ -354,6 +385,103 @@ final class TestDifferentialPruning
      * dictionaries, dictionaries bounded so tightly that most are too large to use, or the per-file paths without the
      * key index.
      */
+    /**
+     * Each path of the key index the differential guards was taken in this run, whatever the seed: the events that
+     * take them, and the builders' own counts of what happened (JMX).
+     */
+    private void assertKeyIndexPathsReached()
+    {
+        Map<String, Long> stats = new TreeMap<>();
+        for (String catalog : List.of("lake", KeyIndexChaos.BUILDER)) {
+            for (String stat : List.of("Builds", "Committed", "Failed", "Cancelled", "PointerConflicts", "OwnPointerFound", "DroppedWhileBuilding", "Compactions", "DamagedSegmentsDropped", "SpilledBuilds", "MultipartUploads", "FilesUnindexable")) {
+                stats.put(catalog + "." + stat, keyIndexes.buildStat(catalog, stat));
+            }
+        }
+        System.out.println("[differential] key index builds: %s; listings without ETags: %d objects".formatted(stats, noEtags.strippedEtags()));
+        assertThat(keyIndexes.events()).as("key index events").containsKeys(
+                "built", "builtOverEvolvedSchema", "fileRewrittenInPlace", "racedBuilds", "pointerAnswerLost", "droppedWhileBuilding", "buildDenied", "buildCancelled",
+                "lookedUpOverSegments", "nestedKeyRefused", "builtThrough" + KeyIndexChaos.BUILDER, "multipartSegmentLookedUp");
+        assertThat(stats.get("lake.PointerConflicts") + stats.get(KeyIndexChaos.BUILDER + ".PointerConflicts")).as("builds that lost a race for the pointer").isPositive();
+        for (String stat : List.of("OwnPointerFound", "DroppedWhileBuilding", "Failed", "Cancelled", "SpilledBuilds")) {
+            assertThat(stats.get(KeyIndexChaos.BUILDER + "." + stat)).as(stat).isPositive();
+        }
+        for (String stat : List.of("Compactions", "FilesUnindexable", "MultipartUploads")) {
+            assertThat(stats.get("lake." + stat)).as(stat).isPositive();
+        }
+        assertThat(noEtags.strippedEtags()).as("objects listed without ETags").isPositive();
+    }
+
+    /**
+     * Every other batch without the key index in any catalog, so the per-file paths (filters, dictionaries, damaged
+     * dictionaries) are reached whatever the seed; every fifth with at most 2 values probed per column, so IN lists
+     * longer than that take the paths that do not probe them.
+     */
+    private Session variant(Session on, int batch, SplittableRandom random)
+    {
+        Session.SessionBuilder variant = Session.builder(pruningVariant(on, random));
+        for (String catalog : LAKE_CATALOGS) {
+            if (batch % 2 == 0) {
+                variant.setCatalogSessionProperty(catalog, "key_index_enabled", "false");
+            }
+            if (batch % 5 == 0) {
+                variant.setCatalogSessionProperty(catalog, "bloom_filter_max_values", "2");
+            }
+        }
+        coverage.merge("batchesWithoutKeyIndex", batch % 2 == 0 ? 1L : 0L, Long::sum);
+        coverage.merge("batchesProbingAtMost2Values", batch % 5 == 0 ? 1L : 0L, Long::sum);
+        return variant.build();
+    }
+
+    /**
+     * The batch's queries one by one through the catalog that keeps listings for 10 minutes: a listing made before a
+     * file was renamed or rewritten answers as the oracle does, or fails naming the changed object; never other rows.
+     */
+    private void compareCachedListings(DistributedQueryRunner runner, Session on, List<Query> batch)
+    {
+        for (Query query : batch) {
+            if (query.table().unlocatableRowGroup()) {
+                continue;
+            }
+            Query cached = new Query(query.number(), query.table(), CACHED_LISTINGS, query.sql());
+            Multiset<List<Object>> actual;
+            try {
+                actual = run(runner, on, List.of(cached), null, true, "cached listing").get(0);
+            }
+            catch (AssertionError e) {
+                assertStaleRefusal(e, cached);
+                continue;
+            }
+            Multiset<List<Object>> expected = run(runner, getSession(), List.of(cached), "oracle.diff", false, "oracle").get(0);
+            check(runner, Map.of(0, expected), Map.of(0, actual), List.of(cached), "cached listing");
+            coverage.merge("cachedListingsAnswered", 1L, Long::sum);
+        }
+    }
+
+    private void assertStaleRefusal(AssertionError e, Query query)
+    {
+        assertThat(e.getMessage())
+                .as("seed %d, query %d through a cached listing", SEED, query.number())
+                .containsAnyOf("changed while the query ran", "was deleted while the query ran");
+        coverage.merge("cachedListingsStale", 1L, Long::sum);
+    }
+
+    /**
+     * A table a file of which was rewritten since catalog lake_cached listed it: a read of every row group meets the
+     * changed object and fails naming it.
+     */
+    private void assertStaleListing(DistributedQueryRunner runner, RandomTable table)
+    {
+        Query whole = new Query(-1, table, CACHED_LISTINGS, "SELECT id, CAST(id AS varchar) AS v FROM %s".formatted(RandomQueries.TABLE));
+        try {
+            run(runner, getSession(), List.of(whole), null, true, "cached listing");
+        }
+        catch (AssertionError e) {
+            assertStaleRefusal(e, whole);
+            return;
+        }
+        throw new AssertionError("seed %d: %s read through a listing older than a rewrite of one of its files, yet no read failed".formatted(SEED, table.name()));
+    }
+
     private static Session pruningVariant(Session on, SplittableRandom random)
     {
         Session.SessionBuilder variant = Session.builder(on);
@@ -458,6 +586,8 @@ final class TestDifferentialPruning
                 for (String name : List.of("filesCoveredByKeyIndex", "rowGroupsPrunedByKeyIndex", "filesUncovered", "keyIndexUnusable")) {
                     coverage.merge(name, metrics.get(name), Long::sum);
                 }
+                // GETs that ran long enough for a second one to be sent (answers must not depend on which won)
+                coverage.merge("s3HedgedGets", metrics.get("s3HedgedGets") + metrics.get("s3PlanningHedgedGets"), Long::sum);
                 // a reader served by the compact footer planning kept on its node
                 coverage.merge("readerCompactFooterHits", metrics.get("metadataCacheCompactFooterHits"), Long::sum);
                 // how row groups were read: key first, whole, and whole because this query's row groups mostly matched
