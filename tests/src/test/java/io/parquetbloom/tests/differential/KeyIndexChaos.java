@@ -8,13 +8,15 @@ import io.trino.dispatcher.DispatchManager;
 import io.trino.testing.DistributedQueryRunner;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -148,6 +150,7 @@ final class KeyIndexChaos
         build(table, column);
         // one value per row: more entries than 64 kB sorts in memory
         RandomTable big = tables.stream().filter(RandomTable::big).findFirst().orElseThrow();
+        runner.execute("CALL lake.system.drop_key_index('diff', '%s', 'payload')".formatted(big.name()));
         build(BUILDER, big, "payload");
         RandomTable nested = tables.stream().filter(candidate -> candidate.columns().stream().anyMatch(c -> c.kind() == ColumnKind.NESTED)).findFirst().orElseThrow();
         String nestedColumn = nested.columns().stream().filter(c -> c.kind() == ColumnKind.NESTED).findFirst().orElseThrow().sqlName();
@@ -214,18 +217,23 @@ final class KeyIndexChaos
     }
 
     /**
-     * The same bytes uploaded again at the same path in one part: a new ETag (a multipart one), so every index
-     * entry of the file is stale, as after any rewrite.
+     * The file written again at its path with the same rows: a few bytes between its last page and its footer (no
+     * offset changes), so a new size and ETag; every index entry of the file is stale, as after any rewrite.
      */
     private void rewriteSamePath(RandomTable table, SplittableRandom random)
     {
         List<String> paths = files.get(table.name());
         String key = key(table, paths.get(random.nextInt(paths.size())));
         byte[] bytes = client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(key)).asByteArray();
-        String upload = client.createMultipartUpload(request -> request.bucket(table.bucket()).key(key)).uploadId();
-        String etag = client.uploadPart(request -> request.bucket(table.bucket()).key(key).uploadId(upload).partNumber(1), RequestBody.fromBytes(bytes)).eTag();
-        client.completeMultipartUpload(request -> request.bucket(table.bucket()).key(key).uploadId(upload)
-                .multipartUpload(parts -> parts.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int footerStart = bytes.length - 8 - footerLength;
+        byte[] gap = new byte[random.nextInt(1, 4_096)];
+        random.nextBytes(gap);
+        byte[] rewritten = new byte[bytes.length + gap.length];
+        System.arraycopy(bytes, 0, rewritten, 0, footerStart);
+        System.arraycopy(gap, 0, rewritten, footerStart, gap.length);
+        System.arraycopy(bytes, footerStart, rewritten, footerStart + gap.length, bytes.length - footerStart);
+        client.putObject(request -> request.bucket(table.bucket()).key(key), RequestBody.fromBytes(rewritten));
         events.merge("fileRewrittenInPlace", 1L, Long::sum);
     }
 
@@ -341,8 +349,13 @@ final class KeyIndexChaos
     long buildStat(String catalog, String attribute)
     {
         try {
-            MBeanServer server = runner.getCoordinator().getMbeanServer();
-            ObjectName name = server.queryNames(new ObjectName("*:type=KeyIndexBuildStats,name=" + catalog), null).stream().findFirst().orElseThrow();
+            // the connector exports to the platform server (as Trino connectors do)
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            Set<ObjectName> names = server.queryNames(new ObjectName("*:type=KeyIndexBuildStats,*"), null);
+            ObjectName name = names.stream()
+                    .filter(candidate -> catalog.equals(candidate.getKeyProperty("name")) || catalog.equals(candidate.getKeyProperty("catalog")))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no KeyIndexBuildStats of catalog %s among %s".formatted(catalog, names)));
             return (Long) server.getAttribute(name, attribute);
         }
         catch (JMException e) {

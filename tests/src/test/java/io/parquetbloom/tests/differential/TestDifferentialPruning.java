@@ -173,7 +173,7 @@ final class TestDifferentialPruning
         tables.forEach(keyIndexes::buildAll);
         System.out.println("[differential] key indexes built in %d s".formatted((System.nanoTime() - indexing) / 1_000_000_000L));
         // every table listed once through the catalog that keeps listings: stale from the first change on
-        for (RandomTable table : tables) {
+        for (RandomTable table : tables.stream().filter(table -> !table.unlocatableRowGroup()).toList()) {
             runner.execute("SELECT count(*) FROM %s.diff.%s WHERE id < 0".formatted(CACHED_LISTINGS, table.name()));
         }
         RandomTable rewritten = keyIndexes.everyPathOnce(tables, random);
@@ -473,7 +473,7 @@ final class TestDifferentialPruning
     {
         Query whole = new Query(-1, table, CACHED_LISTINGS, "SELECT id, CAST(id AS varchar) AS v FROM %s".formatted(RandomQueries.TABLE));
         try {
-            run(runner, getSession(), List.of(whole), null, true, "cached listing");
+            run(runner, runner.getDefaultSession(), List.of(whole), null, true, "cached listing");
         }
         catch (AssertionError e) {
             assertStaleRefusal(e, whole);
