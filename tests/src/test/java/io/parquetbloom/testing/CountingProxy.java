@@ -335,7 +335,7 @@ public final class CountingProxy
                 }
                 if (stripListEtags && method.equals("LIST")) {
                     // the SDK sends the next request only after it read this response: nothing else writes to the client now
-                    client.getOutputStream().write(withoutEtags(fetchWhole(head)));
+                    client.getOutputStream().write(withoutEtags(fetch(head)));
                     client.getOutputStream().flush();
                     continue;
                 }
@@ -444,7 +444,7 @@ public final class CountingProxy
     /**
      * The whole response to {@code head}, its body de-chunked when it came chunked, with a Content-Length.
      */
-    private byte[] fetchWhole(byte[] head)
+    private byte[] fetch(byte[] head)
             throws IOException
     {
         try (Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
@@ -500,25 +500,6 @@ public final class CountingProxy
             }
         }
         return line.toString();
-    }
-
-    private byte[] fetch(byte[] head)
-            throws IOException
-    {
-        try (Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
-            upstream.getOutputStream().write(head);
-            upstream.getOutputStream().flush();
-            InputStream in = upstream.getInputStream();
-            byte[] responseHead = readHead(in);
-            if (responseHead == null) {
-                throw new IOException("upstream closed the connection");
-            }
-            long length = contentLength(new String(responseHead, StandardCharsets.ISO_8859_1));
-            ByteArrayOutputStream response = new ByteArrayOutputStream();
-            response.write(responseHead);
-            copyExactly(in, response, length);
-            return response.toByteArray();
-        }
     }
 
     private static int indexOfBlankLine(byte[] response)

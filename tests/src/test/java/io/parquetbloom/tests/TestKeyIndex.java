@@ -58,6 +58,8 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
+import static com.google.common.util.concurrent.Uninterruptibles.sleepUninterruptibly;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -292,11 +294,7 @@ final class TestKeyIndex
         byte[] original = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).asByteArray();
 
         // a byte flipped in a page, under a pointer that names the damaged object's new ETag and size
-        byte[] flipped = original.clone();
-        // a byte of every postings page (pages start after the 4-byte magic, about 64 KiB apart)
-        for (int position = 10; position < original.length - 2_000; position += 16_384) {
-            flipped[position] ^= 0x40;
-        }
+        byte[] flipped = withEveryPageDamaged(original);
         replaceSegment(table, original, flipped, segmentKey);
         assertUnusable(table);
         // truncated
@@ -420,7 +418,7 @@ final class TestKeyIndex
         proxy.reset();
         proxy.onceBefore(request -> isDataRead(request, cancelled), () -> {
             cancelRunning("create_key_index('telemetry', '%s'".formatted(cancelled));
-            sleep(1_000);
+            sleepUninterruptibly(1_000, MILLISECONDS);
         });
         assertThatThrownBy(() -> getQueryRunner().execute("CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(cancelled)))
                 .hasMessageContaining("canceled");
@@ -429,7 +427,7 @@ final class TestKeyIndex
         String timedOut = copyEvents("timed_out", 4);
         Session limited = Session.builder(getSession()).setSystemProperty("query_max_run_time", "2s").build();
         proxy.reset();
-        proxy.onceBefore(request -> isDataRead(request, timedOut), () -> sleep(5_000));
+        proxy.onceBefore(request -> isDataRead(request, timedOut), () -> sleepUninterruptibly(5_000, MILLISECONDS));
         assertThatThrownBy(() -> getQueryRunner().execute(limited, "CALL lake.system.create_key_index('telemetry', '%s', 'device_id')".formatted(timedOut)))
                 .hasMessageContaining("maximum");
         assertBuildLeftNothing(timedOut);
@@ -536,7 +534,7 @@ final class TestKeyIndex
         String catalog = newCatalog(Map.of("key-index.max-segments", "2", "key-index.orphan-retention", "0s"));
         for (int file = 0; file < 3; file++) {
             // newer files, whose schema (k a string) the table follows
-            sleep(1_100);
+            sleepUninterruptibly(1_100, MILLISECONDS);
             List<Object[]> rows = List.<Object[]>of(new Object[] {"key-%d".formatted(file), (long) file});
             String name = "b-%d.parquet".formatted(file);
             client.putObject(request -> request.bucket(TestingLake.BUCKET).key(TestingLake.tableKey("telemetry", table, name)), RequestBody.fromBytes(LakeFiles.parquet(work, name, "message m { required binary k (STRING); required int64 v; }", rows, 10, Set.of())));
@@ -566,10 +564,7 @@ final class TestKeyIndex
         getQueryRunner().execute(building, call);
         String segmentKey = indexKey(table, "device_id", segments(table, "device_id").getFirst());
         byte[] original = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).asByteArray();
-        byte[] flipped = original.clone();
-        for (int position = 10; position < original.length - 2_000; position += 16_384) {
-            flipped[position] ^= 0x40;
-        }
+        byte[] flipped = withEveryPageDamaged(original);
         replaceSegment(table, original, flipped, segmentKey);
         // a lookup through another catalog meets the damage
         assertUnusable(table);
@@ -584,6 +579,19 @@ final class TestKeyIndex
         assertCorrectLookups(table, 3, 3);
         assertThat((Object) computeScalar("SELECT problems FROM \"%s$key_index\"".formatted(table))).isNull();
         dropIndex(table, "device_id");
+    }
+
+    /**
+     * A byte of every postings page flipped (pages start after the 4-byte magic, about 64 KiB apart), the trailer
+     * whole.
+     */
+    private static byte[] withEveryPageDamaged(byte[] segment)
+    {
+        byte[] damaged = segment.clone();
+        for (int position = 10; position < segment.length - 2_000; position += 16_384) {
+            damaged[position] ^= 0x40;
+        }
+        return damaged;
     }
 
     private static boolean isDataRead(CountingProxy.Request request, String table)
@@ -612,7 +620,7 @@ final class TestKeyIndex
         while (proxy.requests().size() != seen) {
             assertThat(System.nanoTime()).as("the build kept reading").isLessThan(deadline);
             seen = proxy.requests().size();
-            sleep(2_000);
+            sleepUninterruptibly(2_000, MILLISECONDS);
         }
         assertThat(listIndex(table)).isEmpty();
         assertThat(proxy.requests().stream().filter(request -> request.method().equals("PUT") || request.method().equals("POST"))).isEmpty();
@@ -620,17 +628,6 @@ final class TestKeyIndex
         // four files of four row groups each, read in full: at least 4 footers and 16 chunks
         assertThat(dataReads).isLessThan(4 + 16);
         proxy.reset();
-    }
-
-    private static void sleep(long millis)
-    {
-        try {
-            Thread.sleep(millis);
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RuntimeException(e);
-        }
     }
 
     private static void deleteRecursively(Path directory)

@@ -304,19 +304,20 @@ public class KeyIndexBuilder
     }
 
     /**
-     * Replaces the pointer, unless the build was cancelled first or cannot replace it: then the segment it uploaded
-     * is deleted, so a failed or cancelled build leaves nothing behind.
+     * Replaces the pointer, unless the build was cancelled first: then the segment it uploaded is deleted, so a
+     * cancelled build leaves nothing behind. (After a PUT was sent, a failure may follow a PUT that landed with its
+     * answer lost: the segment is then left for the orphan cleanup, which keeps what a pointer names.)
      */
     private KeyIndexPointer commitOrRemove(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, Cancellation cancellation, S3RequestStats stats)
     {
         try {
             cancellation.check();
-            return commit(table, column, expectedEtag, next, added, stats);
         }
-        catch (RuntimeException e) {
+        catch (TrinoException e) {
             added.ifPresent(segment -> deleteQuietly(KeyIndexLocations.segment(table.keyIndexHome(), column, segment.name()), stats));
             throw e;
         }
+        return commit(table, column, expectedEtag, next, added, stats);
     }
 
     private void deleteQuietly(S3Location location, S3RequestStats stats)
@@ -500,7 +501,9 @@ public class KeyIndexBuilder
             buildStats.pointerConflict();
             if (etag.isPresent() && current.pointerEtag().isEmpty()) {
                 buildStats.droppedWhileBuilding();
-                // drop_key_index deleted the pointer after this build read it: the later request wins
+                // drop_key_index deleted the pointer after this build read it: the later request wins, and none of
+                // this build's PUTs landed (the pointer would be there), so its segment goes too
+                added.ifPresent(segment -> deleteQuietly(KeyIndexLocations.segment(table.keyIndexHome(), column, segment.name()), stats));
                 throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s was dropped while this build ran; nothing was recorded. Run create_key_index again to build it".formatted(table.name(), column));
             }
             etag = current.pointerEtag();

@@ -30,7 +30,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
+import static com.google.common.util.concurrent.Uninterruptibles.sleepUninterruptibly;
 import static java.util.Objects.requireNonNull;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -338,7 +340,7 @@ final class KeyIndexChaos
     {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (buildStat(BUILDER, "Cancelled") == cancelledBefore && System.nanoTime() < deadline) {
-            sleep(100);
+            sleepUninterruptibly(100, MILLISECONDS);
         }
         assertThat(client.listObjectsV2(request -> request.bucket(table.bucket()).prefix(key(table, "_key_index/%s/".formatted(column)))).contents())
                 .as("a cancelled build writes nothing").isEmpty();
@@ -360,17 +362,6 @@ final class KeyIndexChaos
             return (Long) server.getAttribute(name, attribute);
         }
         catch (JMException e) {
-            throw new RuntimeException(e);
-        }
-    }
-
-    private static void sleep(long millis)
-    {
-        try {
-            Thread.sleep(millis);
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             throw new RuntimeException(e);
         }
     }
