@@ -30,10 +30,4 @@ public class ParquetBloomAccessControl
     {
         cancellations.observe(context.getQueryId().getId(), context.getTransactionHandle());
     }
-
-    @Override
-    public void checkCanInsertIntoTable(ConnectorSecurityContext context, SchemaTableName tableName)
-    {
-        cancellations.observe(context.getQueryId().getId(), context.getTransactionHandle());
-    }
 }

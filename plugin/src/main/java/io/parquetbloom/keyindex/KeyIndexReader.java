@@ -1,5 +1,6 @@
 package io.parquetbloom.keyindex;
 
+import com.google.common.annotations.VisibleForTesting;
 import com.google.inject.Inject;
 import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.metadata.FileKey;
@@ -63,10 +64,18 @@ public class KeyIndexReader
     private final Set<FileKey> damaged = ConcurrentHashMap.newKeySet();
     private final long cacheBytes;
     private final long maxLookupBytes;
+    private final long windowBytes;
 
     @Inject
     public KeyIndexReader(S3ObjectStore store, ParquetMetadataCache budget, KeyIndexConfig config)
     {
+        this(store, budget, config, WINDOW_BYTES);
+    }
+
+    @VisibleForTesting
+    KeyIndexReader(S3ObjectStore store, ParquetMetadataCache budget, KeyIndexConfig config, long windowBytes)
+    {
+        this.windowBytes = windowBytes;
         this.store = requireNonNull(store, "store is null");
         this.cacheBytes = budget.getMaxWeight();
         this.maxLookupBytes = config.getMaxLookupBytes().toBytes();
@@ -82,7 +91,7 @@ public class KeyIndexReader
     public KeyIndexPointer pointer(S3ObjectInfo listedPointer, S3RequestStats stats)
             throws KeyIndexUnusableException
     {
-        FileKey key = new FileKey(listedPointer.location().toString(), listedPointer.size(), listedPointer.etag());
+        FileKey key = FileKey.of(listedPointer);
         Optional<KeyIndexPointer> cached = listedPointer.hasEtag() ? pointers.getIfPresent(key) : Optional.empty();
         if (cached.isPresent()) {
             return cached.get();
@@ -117,15 +126,14 @@ public class KeyIndexReader
 
     private static FileKey segmentKey(S3Location table, String column, KeyIndexPointer.Segment segment)
     {
-        S3ObjectInfo object = segmentObject(table, column, segment);
-        return new FileKey(object.location().toString(), object.size(), object.etag());
+        return FileKey.of(segmentObject(table, column, segment));
     }
 
     public KeyIndexSegment segment(S3Location table, String column, KeyIndexPointer.Segment segment, S3RequestStats stats)
             throws KeyIndexUnusableException
     {
         S3ObjectInfo object = segmentObject(table, column, segment);
-        FileKey key = new FileKey(object.location().toString(), object.size(), object.etag());
+        FileKey key = FileKey.of(object);
         Optional<KeyIndexSegment> cached = segments.getIfPresent(key);
         if (cached.isPresent()) {
             return cached.get();
@@ -237,7 +245,7 @@ public class KeyIndexReader
             throws KeyIndexUnusableException
     {
         S3ObjectInfo object = segmentObject(table, column, reference);
-        FileKey segmentKey = new FileKey(object.location().toString(), object.size(), object.etag());
+        FileKey segmentKey = FileKey.of(object);
         KeyIndexSegment.MatchConsumer consumer = (file, rowGroup) -> {
             String path = coveredPaths[file];
             if (path != null) {
@@ -298,16 +306,16 @@ public class KeyIndexReader
     }
 
     /**
-     * The ranges in groups of at most {@link #WINDOW_BYTES} (at least one range each): a group is read side by side,
+     * The ranges in groups of at most {@code windowBytes} (at least one range each): a group is read side by side,
      * matched and let go before the next is read.
      */
-    private static List<List<PageRange>> windows(List<PageRange> ranges)
+    private List<List<PageRange>> windows(List<PageRange> ranges)
     {
         List<List<PageRange>> windows = new ArrayList<>();
         List<PageRange> window = new ArrayList<>();
         long bytes = 0;
         for (PageRange range : ranges) {
-            if (!window.isEmpty() && bytes + range.length() > WINDOW_BYTES) {
+            if (!window.isEmpty() && bytes + range.length() > windowBytes) {
                 windows.add(window);
                 window = new ArrayList<>();
                 bytes = 0;
@@ -328,7 +336,7 @@ public class KeyIndexReader
             segment.matches(page, bytes, offset, hashes, consumer);
         }
         catch (KeyIndexUnusableException e) {
-            damaged.add(new FileKey(object.location().toString(), object.size(), object.etag()));
+            damaged.add(FileKey.of(object));
             throw new KeyIndexUnusableException("%s: %s".formatted(object.location(), e.getMessage()), e);
         }
     }

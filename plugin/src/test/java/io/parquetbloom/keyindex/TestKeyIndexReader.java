@@ -45,6 +45,7 @@ final class TestKeyIndexReader
     private static final int ROW_GROUPS = 8;
     private static final int KEYS = 400_000;
     private static final S3Location TABLE = new S3Location("bucket", "table/");
+    private static final org.apache.parquet.schema.PrimitiveType STRING_COLUMN = org.apache.parquet.schema.Types.primitive(BINARY, OPTIONAL).as(stringType()).named("device_id");
 
     @TempDir
     Path directory;
@@ -82,6 +83,35 @@ final class TestKeyIndexReader
         assertThat(all.covered()).hasSize(FILES);
     }
 
+    /**
+     * A lookup whose pages take many windows (here of 64 kB: one or two pages each) answers exactly as one window,
+     * with one GET per range.
+     */
+    @Test
+    void lookupReadInManyWindowsAnswersAsInOne()
+            throws Exception
+    {
+        Segment segment = writeSegment();
+        // keys on every fourth page only: pages far enough apart to be read as ranges of their own
+        KeyIndexPointer.Segment reference = segment.pointer().segments().getFirst();
+        KeyIndexSegment parsed = KeyIndexSegment.parse(Arrays.copyOfRange(segment.bytes(), segment.bytes().length - reference.trailerBytes(), segment.bytes().length), segment.bytes().length, "s");
+        List<Slice> many = IntStream.range(0, KEYS)
+                .filter(i -> Arrays.stream(parsed.pagesFor(new long[] {KeyIndexFormat.truncate(hash(key(i)), parsed.header().hashBits())})).allMatch(page -> page % 4 == 0))
+                .limit(2_000)
+                .mapToObj(TestKeyIndexReader::key)
+                .toList();
+        InMemoryObjectStore whole = new InMemoryObjectStore(segment.bytes());
+        KeyIndexSelection inOne = new KeyIndexReader(whole, new ParquetMetadataCache(new MetadataConfig()), new KeyIndexConfig())
+                .lookup(TABLE, "device_id", segment.pointer(), Domain.multipleValues(VARCHAR, many), 100_000, segment.listed(), new S3RequestStats(), Runnable::run).orElseThrow();
+        InMemoryObjectStore windowed = new InMemoryObjectStore(segment.bytes());
+        KeyIndexSelection inMany = new KeyIndexReader(windowed, new ParquetMetadataCache(new MetadataConfig()), new KeyIndexConfig(), 64 * 1024)
+                .lookup(TABLE, "device_id", segment.pointer(), Domain.multipleValues(VARCHAR, many), 100_000, segment.listed(), new S3RequestStats(), Runnable::run).orElseThrow();
+        assertThat(inMany.covered()).isEqualTo(inOne.covered());
+        assertThat(inMany.pagesRead()).isEqualTo(inOne.pagesRead()).isGreaterThan(3);
+        assertThat(inMany.bytesRead()).isEqualTo(inOne.bytesRead());
+        assertThat(windowed.reads()).isEqualTo(whole.reads()).hasSizeGreaterThan(3);
+    }
+
     @Test
     void trailerTheCacheCannotKeepIsNotUsed()
             throws Exception
@@ -97,6 +127,11 @@ final class TestKeyIndexReader
         assertThat(store.gets()).isZero();
     }
 
+    private static long hash(Slice key)
+    {
+        return ((ValueHash.Hashes) ParquetValueHasher.hash(VARCHAR, key, STRING_COLUMN)).canonical();
+    }
+
     private static Slice key(int i)
     {
         return Slices.utf8Slice("device-%08d".formatted(i));
@@ -105,12 +140,12 @@ final class TestKeyIndexReader
     private Segment writeSegment()
             throws Exception
     {
-        org.apache.parquet.schema.PrimitiveType type = org.apache.parquet.schema.Types.primitive(BINARY, OPTIONAL).as(stringType()).named("device_id");
+        org.apache.parquet.schema.PrimitiveType type = STRING_COLUMN;
         int rowGroupBits = KeyIndexFormat.rowGroupBits(FILES * ROW_GROUPS);
         int hashBits = KeyIndexFormat.hashBits(KEYS, rowGroupBits);
         long[] packed = new long[KEYS];
         for (int i = 0; i < KEYS; i++) {
-            long hash = ((ValueHash.Hashes) ParquetValueHasher.hash(VARCHAR, key(i), type)).canonical();
+            long hash = hash(key(i));
             packed[i] = KeyIndexFormat.pack(KeyIndexFormat.truncate(hash, hashBits), rowGroupBits, i % (FILES * ROW_GROUPS));
         }
         Arrays.sort(packed);
