@@ -288,19 +288,15 @@ public final class CountingProxy
 
     private void serve(Socket client)
     {
-        try (client; Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
-            upstream.setTcpNoDelay(true);
-            // the method of the request whose response is flowing back; SDK clients do not pipeline
-            String[] currentMethod = {"OTHER"};
-            boolean[] currentCounted = {true};
-            threads.execute(() -> copyResponses(upstream, client, currentMethod, currentCounted));
+        try (client; Upstream upstream = new Upstream(client)) {
             InputStream in = client.getInputStream();
-            OutputStream out = upstream.getOutputStream();
             while (true) {
                 byte[] head = readHead(in);
                 if (head == null) {
                     return;
                 }
+                // until it is forwarded, this request is answered on connections of its own
+                upstream.forwarding = false;
                 String text = new String(head, StandardCharsets.ISO_8859_1);
                 String requestLine = text.substring(0, Math.max(0, text.indexOf("\r\n")));
                 String[] parts = requestLine.split(" ");
@@ -347,17 +343,96 @@ public final class CountingProxy
                     }
                     continue;
                 }
-                synchronized (currentMethod) {
-                    currentMethod[0] = method;
-                    currentCounted[0] = counted;
-                }
-                out.write(head);
-                copyExactly(in, out, contentLength);
-                out.flush();
+                upstream.forward(head, in, contentLength, method, counted);
             }
         }
         catch (IOException | InterruptedException e) {
             // a client or the server closed the connection
+        }
+    }
+
+    /**
+     * The S3 server's side of one client connection, opened when a request is first forwarded. The server may close
+     * it while idle (as S3Proxy does after its idle timeout); the client is closed with it only when the last request
+     * went through it, as a server closing a keep-alive connection would. A connection whose recent requests were
+     * answered apart (stripped listings, faults) opens a new one instead of cutting an answer being written.
+     */
+    private final class Upstream
+            implements AutoCloseable
+    {
+        private final Socket client;
+        // the method of the request whose response is flowing back; SDK clients do not pipeline
+        private final String[] currentMethod = {"OTHER"};
+        private final boolean[] currentCounted = {true};
+        private Socket socket;
+        private volatile boolean forwarding;
+
+        Upstream(Socket client)
+        {
+            this.client = client;
+        }
+
+        void forward(byte[] head, InputStream in, long contentLength, String method, boolean counted)
+                throws IOException
+        {
+            synchronized (currentMethod) {
+                currentMethod[0] = method;
+                currentCounted[0] = counted;
+            }
+            forwarding = true;
+            if (socket == null || socket.isClosed()) {
+                Socket opened = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
+                opened.setTcpNoDelay(true);
+                socket = opened;
+                threads.execute(() -> copyResponses(opened));
+            }
+            OutputStream out = socket.getOutputStream();
+            out.write(head);
+            copyExactly(in, out, contentLength);
+            out.flush();
+        }
+
+        private void copyResponses(Socket upstream)
+        {
+            byte[] buffer = new byte[64 * 1024];
+            try (upstream) {
+                InputStream in = upstream.getInputStream();
+                OutputStream out = client.getOutputStream();
+                int read;
+                while ((read = in.read(buffer)) >= 0) {
+                    String method;
+                    boolean counted;
+                    synchronized (currentMethod) {
+                        method = currentMethod[0];
+                        counted = currentCounted[0];
+                    }
+                    if (counted) {
+                        bytes.computeIfAbsent(method, _ -> new AtomicLong()).addAndGet(read);
+                    }
+                    out.write(buffer, 0, read);
+                    out.flush();
+                }
+            }
+            catch (IOException e) {
+                // connection closed
+            }
+            if (forwarding) {
+                try {
+                    client.close();
+                }
+                catch (IOException ignored) {
+                    // closing anyway
+                }
+            }
+        }
+
+        @Override
+        public void close()
+                throws IOException
+        {
+            if (socket != null) {
+                socket.close();
+            }
         }
     }
 
@@ -522,40 +597,6 @@ public final class CountingProxy
         System.arraycopy(headBytes, 0, response, 0, headBytes.length);
         System.arraycopy(bodyBytes, 0, response, headBytes.length, bodyBytes.length);
         return response;
-    }
-
-    private void copyResponses(Socket upstream, Socket client, String[] currentMethod, boolean[] currentCounted)
-    {
-        byte[] buffer = new byte[64 * 1024];
-        try {
-            InputStream in = upstream.getInputStream();
-            OutputStream out = client.getOutputStream();
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                String method;
-                boolean counted;
-                synchronized (currentMethod) {
-                    method = currentMethod[0];
-                    counted = currentCounted[0];
-                }
-                if (counted) {
-                    bytes.computeIfAbsent(method, _ -> new AtomicLong()).addAndGet(read);
-                }
-                out.write(buffer, 0, read);
-                out.flush();
-            }
-        }
-        catch (IOException e) {
-            // connection closed
-        }
-        finally {
-            try {
-                client.close();
-            }
-            catch (IOException ignored) {
-                // closing anyway
-            }
-        }
     }
 
     /**
