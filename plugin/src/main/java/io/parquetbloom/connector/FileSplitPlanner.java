@@ -40,8 +40,6 @@ final class FileSplitPlanner
     /**
      * A candidate file with its partition values.
      */
-    record PlannedFile(LakeFile file, Map<String, Optional<String>> partitionValues) {}
-
     private interface RowGroupSizes
     {
         long compressedSize(int rowGroup)
@@ -79,7 +77,7 @@ final class FileSplitPlanner
      *
      * @throws Exception when the file's metadata cannot be read; see {@link #unprunedSplits}
      */
-    List<ConnectorSplit> planFile(PlannedFile planned, PruningPlan plan)
+    List<ConnectorSplit> planFile(LakeFile planned, PruningPlan plan)
             throws Exception
     {
         filesPlanned.incrementAndGet();
@@ -87,7 +85,7 @@ final class FileSplitPlanner
             recordPruned(1);
             return ImmutableList.of();
         }
-        ParquetFileMetadata file = metadataReader.footerForPruning(planned.file().object(), plan.table(), plan.readWholeFileUpTo(), plan.filterColumns(), plan.constrainedColumns(), pruningReads);
+        ParquetFileMetadata file = metadataReader.footerForPruning(planned.object(), plan.table(), plan.readWholeFileUpTo(), plan.filterColumns(), plan.constrainedColumns(), pruningReads);
         RowGroupSelection selection = pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, pruningReads);
         pruningStats.add(selection.stats());
         totals.add(selection.stats());
@@ -104,7 +102,7 @@ final class FileSplitPlanner
      * The splits of a file the key index covers: only the row groups it names, grouped by the sizes its directory
      * records, without reading the file's footer here.
      */
-    List<ConnectorSplit> planFromKeyIndex(PlannedFile planned, KeyIndexSelection.CoveredFile covered)
+    List<ConnectorSplit> planFromKeyIndex(LakeFile planned, KeyIndexSelection.CoveredFile covered)
     {
         filesPlanned.incrementAndGet();
         if (covered.rowGroups().isEmpty()) {
@@ -131,7 +129,7 @@ final class FileSplitPlanner
     /**
      * The file split by byte ranges, for workers to prune: its metadata could not be read here.
      */
-    List<ConnectorSplit> failedOpen(PlannedFile planned)
+    List<ConnectorSplit> failedOpen(LakeFile planned)
     {
         filesFailedOpen.incrementAndGet();
         totals.addFileFailedOpen();
@@ -141,9 +139,9 @@ final class FileSplitPlanner
     /**
      * The file split by byte ranges of at most {@code maxSplitSize}, with no row groups chosen.
      */
-    List<ConnectorSplit> unprunedSplits(PlannedFile planned)
+    List<ConnectorSplit> unprunedSplits(LakeFile planned)
     {
-        long size = planned.file().object().size();
+        long size = planned.object().size();
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         for (long start = 0; start < size; start += maxSplitSize) {
             splits.add(split(planned, start, Math.min(maxSplitSize, size - start), Optional.empty()));
@@ -160,7 +158,7 @@ final class FileSplitPlanner
     /**
      * Surviving row groups grouped into splits of at most {@code maxSplitSize} compressed bytes.
      */
-    private List<ConnectorSplit> splitsOf(PlannedFile planned, RowGroupSizes sizes, List<Integer> survivors)
+    private List<ConnectorSplit> splitsOf(LakeFile planned, RowGroupSizes sizes, List<Integer> survivors)
             throws IOException
     {
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
@@ -169,20 +167,20 @@ final class FileSplitPlanner
         for (int ordinal : survivors) {
             long size = sizes.compressedSize(ordinal);
             if (!group.isEmpty() && groupSize + size > maxSplitSize) {
-                splits.add(split(planned, 0, planned.file().object().size(), Optional.of(List.copyOf(group))));
+                splits.add(split(planned, 0, planned.object().size(), Optional.of(List.copyOf(group))));
                 group.clear();
                 groupSize = 0;
             }
             group.add(ordinal);
             groupSize += size;
         }
-        splits.add(split(planned, 0, planned.file().object().size(), Optional.of(List.copyOf(group))));
+        splits.add(split(planned, 0, planned.object().size(), Optional.of(List.copyOf(group))));
         return splits.build();
     }
 
-    private ParquetBloomSplit split(PlannedFile planned, long start, long length, Optional<List<Integer>> rowGroups)
+    private ParquetBloomSplit split(LakeFile planned, long start, long length, Optional<List<Integer>> rowGroups)
     {
-        S3ObjectInfo object = planned.file().object();
+        S3ObjectInfo object = planned.object();
         return new ParquetBloomSplit(object.location().toString(), object.size(), object.etag(), start, length, planned.partitionValues(), rowGroups, metadataCacheFlush);
     }
 

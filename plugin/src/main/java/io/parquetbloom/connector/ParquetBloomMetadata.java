@@ -3,16 +3,10 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.ParallelTasks;
-import io.parquetbloom.connector.system.BloomFilterAdviceTable;
-import io.parquetbloom.connector.system.BloomFiltersTable;
-import io.parquetbloom.connector.system.KeyIndexTable;
-import io.parquetbloom.connector.system.MetadataTableType;
-import io.parquetbloom.connector.system.PropertiesTable;
-import io.parquetbloom.health.FilterHealthScanner;
-import io.parquetbloom.health.QueryShareWindow;
-import io.parquetbloom.keyindex.KeyIndexReader;
+import io.parquetbloom.connector.system.MetadataTableName;
+import io.parquetbloom.connector.system.MetadataTableProvider;
+import io.parquetbloom.connector.system.MetadataTableRequest;
 import io.parquetbloom.s3.S3Location;
-import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
@@ -40,7 +34,6 @@ import io.trino.spi.type.RealType;
 import io.trino.spi.type.Type;
 
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +44,6 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
-import static io.parquetbloom.connector.ParquetBloomSessionProperties.getAdviceThresholds;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isSchemaUnionByName;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.lang.Math.toIntExact;
@@ -71,19 +63,17 @@ public class ParquetBloomMetadata
     private final Map<SchemaTableName, Optional<LakeTable>> tables = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, List<ParquetBloomColumnHandle>> columns = new ConcurrentHashMap<>();
     private final S3RequestStats stats = new S3RequestStats();
-    private final FilterHealthScanner healthScanner;
-    private final QueryShareWindow queryWindow;
     private final TableStatisticsReader statisticsReader;
-    private final KeyIndexReader keyIndexReader;
-    private final S3ObjectStore store;
+    private final Map<String, MetadataTableProvider> metadataTables;
 
-    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, FilterHealthScanner healthScanner, QueryShareWindow queryWindow, TableStatisticsReader statisticsReader, KeyIndexReader keyIndexReader, S3ObjectStore store)
+    /**
+     * @param executor the transaction's share of the catalog's metadata threads
+     * @param metadataTables the kinds of {@code "<table>$<suffix>"} tables, by suffix
+     */
+    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, TableStatisticsReader statisticsReader, Map<String, MetadataTableProvider> metadataTables)
     {
-        this.keyIndexReader = requireNonNull(keyIndexReader, "keyIndexReader is null");
-        this.store = requireNonNull(store, "store is null");
+        this.metadataTables = ImmutableMap.copyOf(requireNonNull(metadataTables, "metadataTables is null"));
         this.statisticsReader = requireNonNull(statisticsReader, "statisticsReader is null");
-        this.healthScanner = requireNonNull(healthScanner, "healthScanner is null");
-        this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
@@ -108,7 +98,7 @@ public class ParquetBloomMetadata
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
         }
         // the folder is enough to know the table exists: its files are listed when a query needs them
-        if (MetadataTableType.isMetadataTableName(tableName) || location(tableName).isEmpty()) {
+        if (MetadataTableName.isMetadataTableName(tableName) || location(tableName).isEmpty()) {
             return null;
         }
         return new ParquetBloomTableHandle(tableName.getSchemaName(), tableName.getTableName(), TupleDomain.all());
@@ -132,19 +122,14 @@ public class ParquetBloomMetadata
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
     {
         // asked before every table lookup: plain names answer without I/O
-        if (!MetadataTableType.isMetadataTableName(tableName)) {
+        if (!MetadataTableName.isMetadataTableName(tableName)) {
             return Optional.empty();
         }
-        return MetadataTableType.parse(tableName)
-                .filter(name -> location(name.table()).isPresent())
+        return MetadataTableName.parse(tableName)
+                .filter(name -> metadataTables.containsKey(name.suffix()) && location(name.table()).isPresent())
                 .map(name -> {
                     Supplier<LakeTable> table = () -> table(name.table()).orElseThrow(() -> new TableNotFoundException(name.table(), "Table %s not found".formatted(name.table())));
-                    return switch (name.type()) {
-                        case BLOOM_FILTERS -> new BloomFiltersTable(tableName, table, healthScanner, executor);
-                        case BLOOM_FILTER_ADVICE -> new BloomFilterAdviceTable(tableName, name.table(), table, healthScanner, queryWindow, executor, getAdviceThresholds(session));
-                        case KEY_INDEX -> new KeyIndexTable(tableName, table, keyIndexReader, store);
-                        case PROPERTIES -> new PropertiesTable(tableName, () -> properties(session, name.table()));
-                    };
+                    return metadataTables.get(name.suffix()).create(new MetadataTableRequest(session, tableName, name.table(), table, executor, stats));
                 });
     }
 
@@ -156,25 +141,6 @@ public class ParquetBloomMetadata
         // SHOW CREATE TABLE prints where the table is, as Iceberg and Delta Lake print theirs
         Map<String, Object> properties = location(name).map(location -> Map.<String, Object>of(ParquetBloomTableProperties.LOCATION, location.toString())).orElse(Map.of());
         return new ConnectorTableMetadata(name, columns, properties);
-    }
-
-    /**
-     * The rows of {@code "<table>$properties"}.
-     */
-    private Map<String, String> properties(ConnectorSession session, SchemaTableName name)
-    {
-        LakeTable table = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("location", table.location().toString());
-        Optional<S3Location> registered = lakeTables.registeredLocation(name, stats);
-        properties.put("registered", Boolean.toString(registered.isPresent()));
-        properties.put("registry", lakeTables.registryLocation().toString());
-        properties.put("data_files", Integer.toString(table.files().size()));
-        table.newestFile().ifPresent(file -> properties.put("newest_file", file.object().location().toString()));
-        properties.put("columns_from", isSchemaUnionByName(session) ? "union of every file's columns by name" : "newest file");
-        properties.put("key_index_location", table.keyIndexHome().child(LakeTables.KEY_INDEX_FOLDER).asPrefix().toString());
-        properties.put("key_index_ignored_objects", Integer.toString(table.ignoredKeyIndexObjects()));
-        return properties;
     }
 
     @Override

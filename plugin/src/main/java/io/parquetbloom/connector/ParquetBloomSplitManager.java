@@ -1,12 +1,10 @@
 package io.parquetbloom.connector;
 
-import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeHandle;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeSplit;
-import io.parquetbloom.connector.keyindex.KeyIndexPlanner;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.metadata.MetadataConfig;
@@ -28,13 +26,13 @@ import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.predicate.TupleDomain;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isKeyIndexEnabled;
 import static java.util.Objects.requireNonNull;
 
@@ -82,16 +80,9 @@ public class ParquetBloomSplitManager
                 .orElseThrow(() -> new TableNotFoundException(table.schemaTableName(), "Table %s not found".formatted(table.schemaTableName())));
         queryWindow.record(session.getQueryId(), table.schemaTableName(), lookupColumns(table.constraint(), dynamicFilterColumns));
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), table.constraint());
-        ImmutableList.Builder<FileSplitPlanner.PlannedFile> files = ImmutableList.builder();
-        for (LakeFile file : lakeTable.files()) {
-            Map<String, Optional<String>> partitionValues = new LinkedHashMap<>();
-            for (int i = 0; i < lakeTable.partitionColumns().size(); i++) {
-                partitionValues.put(lakeTable.partitionColumns().get(i).name(), file.partitionValues().get(i));
-            }
-            if (plan.matchesPartition(partitionValues)) {
-                files.add(new FileSplitPlanner.PlannedFile(file, partitionValues));
-            }
-        }
+        List<LakeFile> files = lakeTable.files().stream()
+                .filter(file -> plan.matchesPartition(file.partitionValues()))
+                .collect(toImmutableList());
         // this query's share of the catalog's metadata threads
         Executor queryExecutor = new BoundedExecutor(executor, concurrency);
         FileSplitPlanner planner = new FileSplitPlanner(metadataReader, pruner, maxSplitSize, flusher.epoch(), metadata.requestStats(), totals);
@@ -99,7 +90,7 @@ public class ParquetBloomSplitManager
                 ? Optional.of(new KeyIndexPlanner(keyIndexReader, lakeTable, queryExecutor, planner.planningRequests()))
                 : Optional.empty();
         return new ParquetBloomSplitSource(
-                files.build(),
+                files,
                 table.constraint(),
                 plan,
                 dynamicFilterWaitMillis,

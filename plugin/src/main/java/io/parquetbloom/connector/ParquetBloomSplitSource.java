@@ -4,11 +4,9 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.util.concurrent.ListenableFutureTask;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import io.parquetbloom.connector.FileSplitPlanner.PlannedFile;
-import io.parquetbloom.connector.keyindex.KeyIndexPlanner;
 import io.parquetbloom.keyindex.KeyIndexSelection;
 import io.parquetbloom.pruning.PruningPlan;
-import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.table.LakeFile;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSplit;
@@ -53,7 +51,7 @@ final class ParquetBloomSplitSource
      */
     static final int MAX_OUTSTANDING_SPLITS = 1000;
 
-    private final List<PlannedFile> files;
+    private final List<LakeFile> files;
     private final TupleDomain<ParquetBloomColumnHandle> tableConstraint;
     private final long dynamicFilterWaitMillis;
     private final Executor executor;
@@ -87,7 +85,7 @@ final class ParquetBloomSplitSource
      * @param window the files planned at a time
      */
     ParquetBloomSplitSource(
-            List<PlannedFile> files,
+            List<LakeFile> files,
             TupleDomain<ParquetBloomColumnHandle> tableConstraint,
             PruningPlan plan,
             long dynamicFilterWaitMillis,
@@ -131,7 +129,7 @@ final class ParquetBloomSplitSource
             if (!plan.prunesFiles()) {
                 // no metadata to read: splits straight from the listing, at most a batch at a time
                 while (ready.size() < batchSize && next < files.size()) {
-                    PlannedFile file = files.get(next++);
+                    LakeFile file = files.get(next++);
                     if (!plannedFromKeyIndex(file)) {
                         ready.addAll(planner.unprunedSplits(file));
                     }
@@ -190,8 +188,7 @@ final class ParquetBloomSplitSource
             }
             else {
                 PruningPlan current = plan;
-                List<S3ObjectInfo> objects = files.stream().map(file -> file.file().object()).toList();
-                keyIndexLookup = CompletableFuture.supplyAsync(() -> keyIndex.get().select(current, objects).orElse(ImmutableMap.of()), executor)
+                keyIndexLookup = CompletableFuture.supplyAsync(() -> keyIndex.get().select(current, files).orElse(ImmutableMap.of()), executor)
                         .exceptionally(_ -> ImmutableMap.of());
             }
         }
@@ -204,9 +201,9 @@ final class ParquetBloomSplitSource
      * @return false when the index does not cover the file
      */
     @GuardedBy("this")
-    private boolean plannedFromKeyIndex(PlannedFile file)
+    private boolean plannedFromKeyIndex(LakeFile file)
     {
-        KeyIndexSelection.CoveredFile covered = coveredByKeyIndex.get(file.file().object().location().toString());
+        KeyIndexSelection.CoveredFile covered = coveredByKeyIndex.get(file.relativePath());
         if (covered == null) {
             return false;
         }
@@ -218,7 +215,7 @@ final class ParquetBloomSplitSource
     private void startPlanning()
     {
         while (!closed && next < files.size() && inFlight.size() < window && ready.size() < MAX_OUTSTANDING_SPLITS) {
-            PlannedFile file = files.get(next++);
+            LakeFile file = files.get(next++);
             if (plannedFromKeyIndex(file)) {
                 continue;
             }
@@ -264,7 +261,7 @@ final class ParquetBloomSplitSource
         return batch.build();
     }
 
-    private List<ConnectorSplit> planFile(PlannedFile file)
+    private List<ConnectorSplit> planFile(LakeFile file)
     {
         try {
             return planner.planFile(file, plan);

@@ -14,7 +14,6 @@ import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
-import io.parquetbloom.table.PartitionColumn;
 import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
@@ -293,20 +292,13 @@ public final class TableStatisticsReader
 
     private static ColumnStatistics partitionStatistics(LakeTable table, ParquetBloomColumnHandle column)
     {
-        int index = -1;
-        for (int i = 0; i < table.partitionColumns().size(); i++) {
-            PartitionColumn partition = table.partitionColumns().get(i);
-            if (partition.name().equals(column.name())) {
-                index = i;
-            }
-        }
-        if (index < 0) {
+        if (table.partitionColumns().stream().noneMatch(partition -> partition.name().equals(column.name()))) {
             return ColumnStatistics.empty();
         }
         Set<String> values = new HashSet<>();
         long nullFiles = 0;
         for (LakeFile file : table.files()) {
-            Optional<String> value = file.partitionValues().get(index);
+            Optional<String> value = file.partitionValue(column.name());
             if (value.isPresent()) {
                 values.add(value.get());
             }

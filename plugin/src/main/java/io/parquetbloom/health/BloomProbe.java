@@ -20,10 +20,8 @@ import org.apache.parquet.format.RowGroup;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -84,11 +82,7 @@ public class BloomProbe
         PruningPlan query = paths.query();
         String path = lakeFile.object().location().toString();
         Optional<String> partition = FilterHealthScanner.partitionName(table, lakeFile);
-        Map<String, Optional<String>> partitionValues = new LinkedHashMap<>();
-        for (int i = 0; i < table.partitionColumns().size(); i++) {
-            partitionValues.put(table.partitionColumns().get(i).name(), lakeFile.partitionValues().get(i));
-        }
-        if (!query.matchesPartition(partitionValues)) {
+        if (!query.matchesPartition(lakeFile.partitionValues())) {
             return List.of(new BloomProbeRow(path, partition, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("partition")));
         }
         ParquetFileMetadata file;

@@ -327,9 +327,7 @@ public class FilterHealthScanner
             return Optional.empty();
         }
         List<String> parts = new ArrayList<>();
-        for (int i = 0; i < table.partitionColumns().size(); i++) {
-            parts.add(table.partitionColumns().get(i).name() + "=" + file.partitionValues().get(i).orElse(PartitionValues.HIVE_DEFAULT_PARTITION));
-        }
+        file.partitionValues().forEach((column, value) -> parts.add(column + "=" + value.orElse(PartitionValues.HIVE_DEFAULT_PARTITION)));
         return Optional.of(String.join("/", parts));
     }
 

@@ -1,5 +1,8 @@
 package io.parquetbloom.keyindex;
 
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.table.LakeFile;
+
 import java.util.Arrays;
 
 import static io.airlift.slice.SizeOf.estimatedSizeOf;
@@ -31,6 +34,16 @@ public record IndexedFile(String path, long size, String etag, boolean indexed, 
         }
         rowCounts = rowCounts.clone();
         compressedSizes = compressedSizes.clone();
+    }
+
+    /**
+     * Whether this records the listed {@code file} at the version listed: same path, size and ETag (a file listed
+     * without an ETag is never the same version).
+     */
+    public boolean isVersionOf(LakeFile file)
+    {
+        S3ObjectInfo object = file.object();
+        return file.relativePath().equals(path) && object.hasEtag() && object.size() == size && object.etag().equals(etag);
     }
 
     public int rowGroups()

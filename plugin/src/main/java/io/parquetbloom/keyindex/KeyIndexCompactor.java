@@ -6,6 +6,7 @@ import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.LakeFile;
 import io.trino.spi.TrinoException;
 
 import java.io.IOException;
@@ -48,7 +49,7 @@ public class KeyIndexCompactor
     /**
      * Writes the merged segment and returns the pointer naming only it; the caller commits that pointer.
      */
-    public KeyIndexPointer compact(S3Location table, KeyIndexPointer pointer, Map<String, S3ObjectInfo> listed, S3RequestStats stats)
+    public KeyIndexPointer compact(S3Location table, KeyIndexPointer pointer, Map<String, LakeFile> listed, S3RequestStats stats)
     {
         long start = System.nanoTime();
         String column = pointer.column();
@@ -74,9 +75,9 @@ public class KeyIndexCompactor
             List<IndexedFile> kept = new ArrayList<>();
             for (int file = 0; file < ordinals.length; file++) {
                 IndexedFile indexed = segment.files().get(file);
-                S3ObjectInfo object = listed.get(indexed.path());
+                LakeFile listedFile = listed.get(indexed.path());
                 // files that could not be indexed are kept too (without entries): a refresh then knows not to read them again
-                if (object != null && object.hasEtag() && object.size() == indexed.size() && object.etag().equals(indexed.etag()) && taken.add(indexed.path())) {
+                if (listedFile != null && indexed.isVersionOf(listedFile) && taken.add(indexed.path())) {
                     ordinals[file] = kept.size();
                     kept.add(indexed);
                 }

@@ -1,6 +1,5 @@
 package io.parquetbloom.keyindex;
 
-import io.parquetbloom.table.LakeTables;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +23,7 @@ public final class KeyIndexFormat
     // packed entries stay non-negative, so they sort as signed longs
     public static final int PACKED_BITS = 63;
 
-    public static final String POINTER_NAME = LakeTables.KEY_INDEX_POINTER;
     public static final String SEGMENT_SUFFIX = ".kidx";
-    public static final String INDEX_FOLDER = LakeTables.KEY_INDEX_FOLDER;
 
     private KeyIndexFormat() {}
 

@@ -1,45 +1,74 @@
 package io.parquetbloom.keyindex;
 
 import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.table.CompanionFolder;
 
+import java.net.URLDecoder;
 import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
-import static io.parquetbloom.keyindex.KeyIndexFormat.INDEX_FOLDER;
-import static io.parquetbloom.keyindex.KeyIndexFormat.POINTER_NAME;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * Where a column's index lives: {@code <table>/_key_index/<column>/}, a folder the table's listing skips (its name
- * starts with {@code _}).
+ * Where a table's key indexes live: its {@link CompanionFolder} {@code _key_index/}, in the table's folder (a name the
+ * table's files never have, as it starts with {@code _}) or under {@code key-index.location}; in it, a folder per
+ * column, {@code <url-encoded column>/}, holding the pointer {@value #POINTER_NAME} and the segments.
  */
 public final class KeyIndexLocations
 {
+    public static final String FOLDER_NAME = "_key_index";
+    public static final String POINTER_NAME = "_pointer";
+
     private KeyIndexLocations() {}
 
-    public static S3Location folder(S3Location table, String column)
+    /**
+     * The companion folder of every table: in the table's folder, or under {@code key-index.location}.
+     */
+    public static CompanionFolder companionFolder(Optional<String> keyIndexLocation)
     {
-        return table.asPrefix().child(INDEX_FOLDER + "/" + URLEncoder.encode(column, StandardCharsets.UTF_8) + "/");
-    }
-
-    public static S3Location pointer(S3Location table, String column)
-    {
-        return folder(table, column).child(POINTER_NAME);
-    }
-
-    public static S3Location segment(S3Location table, String column, String segmentName)
-    {
-        return folder(table, column).child(segmentName);
+        return new CompanionFolder(FOLDER_NAME, keyIndexLocation.map(S3Location::parse));
     }
 
     /**
-     * The key of {@code object} relative to the table's folder, as file directories record it.
+     * @param indexes the table's {@code _key_index/} folder ({@code LakeTable.companionFolder()})
      */
-    public static String relativePath(S3Location table, S3Location object)
+    public static S3Location folder(S3Location indexes, String column)
     {
-        String prefix = table.asPrefix().key();
-        if (!object.bucket().equals(table.bucket()) || !object.key().startsWith(prefix)) {
-            throw new IllegalArgumentException("%s is not in %s".formatted(object, table));
+        return indexes.asPrefix().child(URLEncoder.encode(column, UTF_8) + "/");
+    }
+
+    public static S3Location pointer(S3Location indexes, String column)
+    {
+        return folder(indexes, column).child(POINTER_NAME);
+    }
+
+    public static S3Location segment(S3Location indexes, String column, String segmentName)
+    {
+        return folder(indexes, column).child(segmentName);
+    }
+
+    /**
+     * The column whose pointer {@code relativeKey} (a key below the {@code _key_index/} folder) is, when it is one
+     * and its folder is named exactly as a build encodes a column.
+     */
+    static Optional<String> pointerColumn(String relativeKey)
+    {
+        String[] segments = relativeKey.split("/", -1);
+        if (segments.length != 2 || !segments[1].equals(POINTER_NAME)) {
+            return Optional.empty();
         }
-        return object.key().substring(prefix.length());
+        try {
+            String column = URLDecoder.decode(segments[0], UTF_8);
+            return URLEncoder.encode(column, UTF_8).equals(segments[0]) ? Optional.of(column) : Optional.empty();
+        }
+        catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    static boolean isPointer(String relativeKey)
+    {
+        String[] segments = relativeKey.split("/", -1);
+        return segments.length == 2 && segments[1].equals(POINTER_NAME);
     }
 }

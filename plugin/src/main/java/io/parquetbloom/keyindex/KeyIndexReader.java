@@ -10,6 +10,7 @@ import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.LakeFile;
 import io.trino.spi.TrinoException;
 import io.trino.spi.predicate.Domain;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -161,7 +162,7 @@ public class KeyIndexReader
      * @return empty when the index cannot answer for this domain (not a discrete set, NULL accepted, more than
      * {@code maxValues} values, a value that cannot be hashed exactly)
      */
-    public Optional<KeyIndexSelection> lookup(S3Location table, String column, KeyIndexPointer pointer, Domain domain, int maxValues, Map<String, S3ObjectInfo> listed, S3RequestStats stats, Executor executor)
+    public Optional<KeyIndexSelection> lookup(S3Location table, String column, KeyIndexPointer pointer, Domain domain, int maxValues, Map<String, LakeFile> listed, S3RequestStats stats, Executor executor)
             throws KeyIndexUnusableException
     {
         Map<String, TreeSet<Integer>> hits = new HashMap<>();
@@ -228,13 +229,13 @@ public class KeyIndexReader
     /**
      * For each file of the segment's directory, its path when the listing has it at the same size and ETag.
      */
-    private static String[] coveredPaths(KeyIndexSegment segment, Map<String, S3ObjectInfo> listed)
+    private static String[] coveredPaths(KeyIndexSegment segment, Map<String, LakeFile> listed)
     {
         String[] paths = new String[segment.files().size()];
         for (int file = 0; file < paths.length; file++) {
             IndexedFile indexed = segment.files().get(file);
-            S3ObjectInfo object = listed.get(indexed.path());
-            if (indexed.indexed() && object != null && object.hasEtag() && object.size() == indexed.size() && object.etag().equals(indexed.etag())) {
+            LakeFile listedFile = listed.get(indexed.path());
+            if (indexed.indexed() && listedFile != null && indexed.isVersionOf(listedFile)) {
                 paths[file] = indexed.path();
             }
         }

@@ -2,9 +2,9 @@ package io.parquetbloom.keyindex;
 
 import com.google.common.collect.ImmutableList;
 import io.parquetbloom.s3.S3Location;
-import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.LakeFile;
 import io.trino.spi.TrinoException;
 
 import java.util.HashMap;
@@ -96,14 +96,14 @@ public record KeyIndexState(Optional<String> pointerEtag, Optional<KeyIndexPoint
                 && !trino.getErrorCode().equals(PARQUET_BLOOM_BAD_DATA.toErrorCode());
     }
 
-    public Coverage coverage(Map<String, S3ObjectInfo> listed)
+    public Coverage coverage(Map<String, LakeFile> listed)
     {
         Map<String, Boolean> recorded = new HashMap<>();
         Set<String> unindexable = new HashSet<>();
         for (LoadedSegment loaded : segments) {
             for (IndexedFile file : loaded.segment().files()) {
-                S3ObjectInfo object = listed.get(file.path());
-                boolean sameVersion = object != null && object.hasEtag() && object.size() == file.size() && object.etag().equals(file.etag());
+                LakeFile listedFile = listed.get(file.path());
+                boolean sameVersion = listedFile != null && file.isVersionOf(listedFile);
                 recorded.merge(file.path(), sameVersion && file.indexed(), Boolean::logicalOr);
                 if (sameVersion && !file.indexed()) {
                     unindexable.add(file.path());

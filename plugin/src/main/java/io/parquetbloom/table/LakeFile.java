@@ -1,19 +1,21 @@
 package io.parquetbloom.table;
 
+import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.s3.S3ObjectInfo;
 
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * A data file of a table, when it was written, and the raw values of its {@code key=value} partition folders, in
- * table order (empty for {@code __HIVE_DEFAULT_PARTITION__}).
+ * A data file of a table as its listing found it: the object, its key relative to the table's folder (how key index
+ * directories record it), the raw values of its {@code key=value} partition folders by partition column name in
+ * table order (empty for {@code __HIVE_DEFAULT_PARTITION__}), and when it was written.
  */
-public record LakeFile(S3ObjectInfo object, List<Optional<String>> partitionValues, Instant lastModified)
+public record LakeFile(S3ObjectInfo object, String relativePath, Map<String, Optional<String>> partitionValues, Instant lastModified)
 {
     /**
      * Newest last: by the time the object was written, then by key, so that files written in the same second (S3
@@ -22,15 +24,20 @@ public record LakeFile(S3ObjectInfo object, List<Optional<String>> partitionValu
     public static final Comparator<LakeFile> WRITE_ORDER = Comparator.comparing(LakeFile::lastModified)
             .thenComparing(file -> file.object().location().key());
 
-    public LakeFile(S3ObjectInfo object, List<Optional<String>> partitionValues)
-    {
-        this(object, partitionValues, Instant.EPOCH);
-    }
-
     public LakeFile
     {
         requireNonNull(object, "object is null");
-        partitionValues = List.copyOf(requireNonNull(partitionValues, "partitionValues is null"));
+        requireNonNull(relativePath, "relativePath is null");
+        // ImmutableMap keeps the table's order of partition columns
+        partitionValues = ImmutableMap.copyOf(requireNonNull(partitionValues, "partitionValues is null"));
         requireNonNull(lastModified, "lastModified is null");
+    }
+
+    /**
+     * The file's value of a partition column: empty for a NULL partition or a column the table does not have.
+     */
+    public Optional<String> partitionValue(String column)
+    {
+        return partitionValues.getOrDefault(column, Optional.empty());
     }
 }

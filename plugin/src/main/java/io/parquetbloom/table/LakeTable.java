@@ -1,7 +1,8 @@
 package io.parquetbloom.table;
 
+import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.s3.S3Location;
-import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
@@ -11,30 +12,84 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A table as found in the lake: its prefix, its data files and the partition columns their folders define.
- *
- * @param keyIndexPointers the key index pointers the same listing found, by column: an index is used only as of
- * the version listed with the files
- * @param keyIndexHome the prefix whose {@code _key_index/} folder holds the table's key indexes: its own location, or
- * its place under {@code key-index.location}
- * @param ignoredKeyIndexObjects objects under {@code _key_index/} that name no column this connector could have
- * written (a folder name that is not URL-encoded): skipped, never a failure of the table
+ * A table as one listing found it: its prefix, its data files and the partition columns their folders define, and the
+ * objects of its {@link CompanionFolder}, listed with the files, so that whoever owns that folder uses it as of the
+ * version listed with the files.
  */
-public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, Map<String, S3ObjectInfo> keyIndexPointers, S3Location keyIndexHome, int ignoredKeyIndexObjects)
+public final class LakeTable
 {
-    public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns)
+    private final SchemaTableName name;
+    private final S3Location location;
+    private final List<LakeFile> files;
+    private final Map<String, LakeFile> filesByRelativePath;
+    private final List<PartitionColumn> partitionColumns;
+    private final S3Location companionFolder;
+    private final List<ListedObject> companionObjects;
+
+    public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, S3Location companionFolder, List<ListedObject> companionObjects)
     {
-        this(name, location, files, partitionColumns, Map.of(), location, 0);
+        this.name = requireNonNull(name, "name is null");
+        this.location = requireNonNull(location, "location is null");
+        this.files = List.copyOf(requireNonNull(files, "files is null"));
+        this.partitionColumns = List.copyOf(requireNonNull(partitionColumns, "partitionColumns is null"));
+        this.companionFolder = requireNonNull(companionFolder, "companionFolder is null");
+        this.companionObjects = List.copyOf(requireNonNull(companionObjects, "companionObjects is null"));
+        ImmutableMap.Builder<String, LakeFile> byPath = ImmutableMap.builderWithExpectedSize(this.files.size());
+        this.files.forEach(file -> byPath.put(file.relativePath(), file));
+        // one listing names every key once: a duplicate is a bug, never a rule to choose by
+        this.filesByRelativePath = byPath.buildOrThrow();
     }
 
-    public LakeTable
+    /**
+     * A table without a companion folder, or whose folder holds nothing.
+     */
+    public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns)
     {
-        requireNonNull(name, "name is null");
-        requireNonNull(location, "location is null");
-        files = List.copyOf(requireNonNull(files, "files is null"));
-        partitionColumns = List.copyOf(requireNonNull(partitionColumns, "partitionColumns is null"));
-        keyIndexPointers = Map.copyOf(requireNonNull(keyIndexPointers, "keyIndexPointers is null"));
-        requireNonNull(keyIndexHome, "keyIndexHome is null");
+        this(name, location, files, partitionColumns, location.asPrefix(), List.of());
+    }
+
+    public SchemaTableName name()
+    {
+        return name;
+    }
+
+    public S3Location location()
+    {
+        return location;
+    }
+
+    public List<LakeFile> files()
+    {
+        return files;
+    }
+
+    /**
+     * The listed files by {@link LakeFile#relativePath()}.
+     */
+    public Map<String, LakeFile> filesByRelativePath()
+    {
+        return filesByRelativePath;
+    }
+
+    public List<PartitionColumn> partitionColumns()
+    {
+        return partitionColumns;
+    }
+
+    /**
+     * The table's {@link CompanionFolder} (a prefix).
+     */
+    public S3Location companionFolder()
+    {
+        return companionFolder;
+    }
+
+    /**
+     * The objects the listing found below {@link #companionFolder()}.
+     */
+    public List<ListedObject> companionObjects()
+    {
+        return companionObjects;
     }
 
     /**
@@ -44,5 +99,19 @@ public record LakeTable(SchemaTableName name, S3Location location, List<LakeFile
     public Optional<LakeFile> newestFile()
     {
         return files.stream().max(LakeFile.WRITE_ORDER);
+    }
+
+    /**
+     * The same table with only {@code files}, for a sample of them.
+     */
+    public LakeTable withFiles(List<LakeFile> files)
+    {
+        return new LakeTable(name, location, files, partitionColumns, companionFolder, companionObjects);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "%s at %s (%d files)".formatted(name, location, files.size());
     }
 }

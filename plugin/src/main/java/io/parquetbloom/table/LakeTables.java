@@ -12,7 +12,6 @@ import io.trino.cache.EvictableCacheBuilder;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
-import java.net.URLEncoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +25,6 @@ import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCA
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_TABLE_EMPTY;
 import static io.trino.cache.CacheUtils.invalidateAllIf;
 import static io.trino.cache.CacheUtils.uncheckedCacheGet;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 import static java.util.stream.Collectors.joining;
 
@@ -39,35 +37,28 @@ import static java.util.stream.Collectors.joining;
  */
 public class LakeTables
 {
-    /**
-     * The folder of a table's key indexes, {@code _key_index/<url-encoded column>/}, and the name of each index's
-     * pointer object in it; the folder is hidden from the table's files like every name starting with {@code _}.
-     */
-    public static final String KEY_INDEX_FOLDER = "_key_index";
-    public static final String KEY_INDEX_POINTER = "_pointer";
-
     private final S3ObjectStore store;
     private final TableRegistry registry;
     private final TableObjectLister lister;
     private final S3Location root;
-    private final Optional<S3Location> keyIndexRoot;
+    private final CompanionFolder companionFolder;
     // with metadata.listing-cache-ttl=0 these cache nothing and every call lists
     private final Cache<SchemaTableName, Optional<LakeTable>> listings;
     private final Cache<SchemaTableName, Optional<S3Location>> locations;
 
-    public LakeTables(LakeConfig config, S3ObjectStore store)
+    public LakeTables(LakeConfig config, S3ObjectStore store, CompanionFolder companionFolder)
     {
-        this(config, store, new TableRegistry(config, store));
+        this(config, store, new TableRegistry(config, store), companionFolder);
     }
 
     @Inject
-    public LakeTables(LakeConfig config, S3ObjectStore store, TableRegistry registry)
+    public LakeTables(LakeConfig config, S3ObjectStore store, TableRegistry registry, CompanionFolder companionFolder)
     {
         this.store = requireNonNull(store, "store is null");
         this.registry = requireNonNull(registry, "registry is null");
         this.lister = new TableObjectLister(store);
         this.root = S3Location.parse(config.getLocation()).asPrefix();
-        this.keyIndexRoot = config.getKeyIndexLocation().map(location -> S3Location.parse(location).asPrefix());
+        this.companionFolder = requireNonNull(companionFolder, "companionFolder is null");
         long ttlMillis = config.getListingCacheTtl().toMillis();
         this.listings = listingCache(ttlMillis);
         this.locations = listingCache(ttlMillis);
@@ -228,20 +219,17 @@ public class LakeTables
     {
         S3Location prefix = folder.asPrefix();
         List<ListedObject> objects = lister.list(prefix, stats);
-        S3Location keyIndexHome = keyIndexHome(name, prefix);
-        List<ListedObject> indexObjects = keyIndexHome.equals(prefix) ? List.of() : store.listWithAges(keyIndexHome.child(KEY_INDEX_FOLDER).asPrefix(), stats);
-        return TableListing.interpret(name, prefix, objects, keyIndexHome, indexObjects);
+        S3Location companion = companionFolder.of(name, prefix);
+        List<ListedObject> companionObjects = companionFolder.insideTable() ? List.of() : store.listWithAges(companion, stats);
+        return TableListing.interpret(name, prefix, objects, companion, companionObjects);
     }
 
     /**
-     * Where the key indexes of the table at {@code location} live: its own {@code _key_index/} folder, found by the
-     * table's listing at no cost, or with {@code key-index.location} a folder of its own there, listed beside it.
+     * The {@link CompanionFolder} of the table {@code name} in {@code location}.
      */
-    public S3Location keyIndexHome(SchemaTableName name, S3Location location)
+    public S3Location companionFolder(SchemaTableName name, S3Location location)
     {
-        return keyIndexRoot
-                .map(indexes -> indexes.child(URLEncoder.encode(name.getSchemaName(), UTF_8) + "/" + URLEncoder.encode(name.getTableName(), UTF_8)).asPrefix())
-                .orElse(location.asPrefix());
+        return companionFolder.of(name, location);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.parquetbloom.table;
 
-import io.airlift.log.Logger;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore.ListedObject;
@@ -8,11 +7,8 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.io.ByteArrayOutputStream;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,41 +17,35 @@ import java.util.Optional;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT;
-import static io.parquetbloom.table.LakeTables.KEY_INDEX_FOLDER;
-import static io.parquetbloom.table.LakeTables.KEY_INDEX_POINTER;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * What one listing of a table's prefix says the table is, without I/O: its data files ({@link DataFileNames}) with
- * their partition values ({@code key=value} folders, Hive-escaped) and write times, its partition columns, the key
- * index pointers beside them, and a refusal where a table format's folder is found ({@link TableFormat}).
+ * their partition values ({@code key=value} folders, Hive-escaped) and write times, its partition columns, the objects
+ * of its {@link CompanionFolder}, and a refusal where a table format's folder is found ({@link TableFormat}).
  */
 final class TableListing
 {
-    private static final Logger log = Logger.get(TableListing.class);
-
     private TableListing() {}
 
     /**
-     * @param indexObjects the objects below {@code keyIndexHome}'s {@code _key_index/} when that is not the table's own
-     * folder (then the table's listing holds none of them)
+     * @param companionObjects the objects below {@code companionFolder} when it is not in the table's folder (then the
+     * table's listing holds none of them)
      */
-    static LakeTable interpret(SchemaTableName name, S3Location prefix, List<ListedObject> objects, S3Location keyIndexHome, List<ListedObject> indexObjects)
+    static LakeTable interpret(SchemaTableName name, S3Location prefix, List<ListedObject> objects, S3Location companionFolder, List<ListedObject> companionObjects)
     {
         List<String> partitionKeys = null;
         String firstFile = null;
         List<LakeFile> files = new ArrayList<>();
-        Map<String, S3ObjectInfo> keyIndexPointers = new HashMap<>();
-        int ignored = keyIndexPointers(indexObjects, keyIndexHome, keyIndexPointers);
+        List<ListedObject> companions = new ArrayList<>(companionObjects);
         for (ListedObject listed : objects) {
             S3ObjectInfo object = listed.object();
-            String[] segments = object.location().key().substring(prefix.key().length()).split("/", -1);
-            if (segments[0].equals(KEY_INDEX_FOLDER)) {
-                if (keyIndexHome.equals(prefix)) {
-                    ignored += keyIndexPointers(List.of(listed), prefix, keyIndexPointers);
-                }
+            String relativePath = object.location().key().substring(prefix.key().length());
+            if (listed.key().startsWith(companionFolder.key()) && object.location().bucket().equals(companionFolder.bucket())) {
+                companions.add(listed);
                 continue;
             }
+            String[] segments = relativePath.split("/", -1);
             Optional<TableFormat.Found> format = TableFormat.detect(segments);
             if (format.isPresent()) {
                 throw unsupportedFormat(name, prefix, segments, format.get());
@@ -72,48 +62,9 @@ final class TableListing
             else if (!partitionKeys.equals(keys)) {
                 throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Table %s: file %s has partition folders %s, but %s has %s".formatted(name, object.location(), keys, firstFile, partitionKeys));
             }
-            files.add(new LakeFile(object, List.copyOf(partitions.values()), listed.lastModified()));
+            files.add(new LakeFile(object, relativePath, partitions, listed.lastModified()));
         }
-        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), keyIndexPointers, keyIndexHome, ignored);
-    }
-
-    /**
-     * Adds the pointers among objects below a key index home, by column: {@code _key_index/<url-encoded column>/_pointer}.
-     *
-     * @return how many pointers were skipped: their folder is not a column name this connector encodes (another
-     * program's object, such as {@code _key_index/100%/_pointer}), which must not fail the table
-     */
-    private static int keyIndexPointers(List<ListedObject> objects, S3Location home, Map<String, S3ObjectInfo> pointers)
-    {
-        int ignored = 0;
-        for (ListedObject listed : objects) {
-            String[] segments = listed.key().substring(home.asPrefix().key().length()).split("/", -1);
-            if (segments.length == 3 && segments[0].equals(KEY_INDEX_FOLDER) && segments[2].equals(KEY_INDEX_POINTER)) {
-                Optional<String> column = indexedColumn(segments[1]);
-                if (column.isPresent()) {
-                    pointers.put(column.get(), listed.object());
-                }
-                else {
-                    log.warn("Ignoring %s: its folder names no column a key index is built for", listed.object().location());
-                    ignored++;
-                }
-            }
-        }
-        return ignored;
-    }
-
-    /**
-     * The column a key index folder is named for, when the name is exactly how a build encodes it.
-     */
-    private static Optional<String> indexedColumn(String folder)
-    {
-        try {
-            String column = URLDecoder.decode(folder, UTF_8);
-            return URLEncoder.encode(column, UTF_8).equals(folder) ? Optional.of(column) : Optional.empty();
-        }
-        catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), companionFolder, companions);
     }
 
     private static Map<String, Optional<String>> partitionValues(String[] segments)
@@ -134,13 +85,13 @@ final class TableListing
     {
         List<PartitionColumn> partitionColumns = new ArrayList<>();
         for (int i = 0; i < partitionKeys.size(); i++) {
-            int index = i;
+            String column = partitionKeys.get(i);
             List<String> values = files.stream()
-                    .map(file -> file.partitionValues().get(index))
+                    .map(file -> file.partitionValue(column))
                     .flatMap(Optional::stream)
                     .distinct()
                     .toList();
-            partitionColumns.add(new PartitionColumn(partitionKeys.get(i), PartitionValues.inferType(values)));
+            partitionColumns.add(new PartitionColumn(column, PartitionValues.inferType(values)));
         }
         return partitionColumns;
     }

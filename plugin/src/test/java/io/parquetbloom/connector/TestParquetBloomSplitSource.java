@@ -21,6 +21,7 @@ import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.predicate.ValueSet;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.List;
@@ -128,10 +129,8 @@ final class TestParquetBloomSplitSource
     private static ParquetBloomSplitSource splitSource(InMemoryObjectStore store, Executor executor, TupleDomain<ParquetBloomColumnHandle> constraint, long maxSplitSize)
     {
         TestingMetadata metadata = TestingMetadata.create(store);
-        List<FileSplitPlanner.PlannedFile> files = IntStream.range(0, FILES)
-                .mapToObj(i -> new FileSplitPlanner.PlannedFile(
-                        new LakeFile(new S3ObjectInfo(new S3Location("bucket", "table/file-%05d.parquet".formatted(i)), FILE.length, "etag-" + i), List.of()),
-                        Map.<String, Optional<String>>of()))
+        List<LakeFile> files = IntStream.range(0, FILES)
+                .mapToObj(i -> new LakeFile(new S3ObjectInfo(new S3Location("bucket", "table/file-%05d.parquet".formatted(i)), FILE.length, "etag-" + i), "file-%05d.parquet".formatted(i), Map.of(), Instant.EPOCH))
                 .toList();
         return new ParquetBloomSplitSource(
                 files,

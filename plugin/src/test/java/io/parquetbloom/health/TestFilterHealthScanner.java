@@ -21,8 +21,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -108,7 +110,7 @@ final class TestFilterHealthScanner
     {
         InMemoryObjectStore store = new InMemoryObjectStore(bytes);
         TestingMetadata metadata = TestingMetadata.create(store);
-        LakeTable table = new LakeTable(new SchemaTableName("s", "t"), new S3Location("bucket", "table/"), List.of(new LakeFile(store.object(), List.of())), List.of());
+        LakeTable table = new LakeTable(new SchemaTableName("s", "t"), new S3Location("bucket", "table/"), List.of(new LakeFile(store.object(), "data.parquet", Map.of(), Instant.EPOCH)), List.of());
         return new FilterHealthScanner(metadata.reader()).scan(table, DIRECT, true, new ReadStats());
     }
 

@@ -10,6 +10,7 @@ import io.parquetbloom.metadata.ParquetMetadataCache;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.testing.InMemoryObjectStore;
 import io.trino.spi.predicate.Domain;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -50,7 +52,7 @@ final class TestKeyIndexReader
     @TempDir
     Path directory;
 
-    private record Segment(byte[] bytes, KeyIndexPointer pointer, Map<String, S3ObjectInfo> listed) {}
+    private record Segment(byte[] bytes, KeyIndexPointer pointer, Map<String, LakeFile> listed) {}
 
     @Test
     void lookupAboveTheLimitIsRefusedAndOneKeyReadsOnePage()
@@ -150,13 +152,13 @@ final class TestKeyIndexReader
         }
         Arrays.sort(packed);
         List<IndexedFile> files = new ArrayList<>();
-        Map<String, S3ObjectInfo> listed = new HashMap<>();
+        Map<String, LakeFile> listed = new HashMap<>();
         long[] rows = new long[ROW_GROUPS];
         Arrays.fill(rows, KEYS / (FILES * ROW_GROUPS));
         for (int file = 0; file < FILES; file++) {
             String path = "part-%d.parquet".formatted(file);
             files.add(new IndexedFile(path, 1000 + file, "etag" + file, true, rows, rows));
-            listed.put(path, new S3ObjectInfo(TABLE.child(path), 1000 + file, "etag" + file));
+            listed.put(path, new LakeFile(new S3ObjectInfo(TABLE.child(path), 1000 + file, "etag" + file), path, Map.of(), Instant.EPOCH));
         }
         Path target = directory.resolve("segment.kidx");
         SegmentHeader header = new SegmentHeader("device_id", "varchar", type.toString(), hashBits, rowGroupBits, 1, 2);

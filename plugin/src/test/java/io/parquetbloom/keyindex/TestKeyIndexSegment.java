@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.zip.CRC32;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -153,10 +154,21 @@ final class TestKeyIndexSegment
                 new KeyIndexPointer.Segment("a.kidx", 100, "etag-1", 50, 3, 1000, 1, 2),
                 new KeyIndexPointer.Segment("b.kidx", 200, "etag-2", 60, 4, 2000, 3, 4)));
         assertThat(KeyIndexPointer.parse(pointer.serialize(), "p")).isEqualTo(pointer);
-        assertThatThrownBy(() -> KeyIndexPointer.parse("parquet-bloom-key-index 2\ncolumn x\n".getBytes(), "p"))
+        assertThat(new String(pointer.serialize(), UTF_8)).startsWith("{").containsPattern("\"format\" *: *\"parquet-bloom-key-index\"").containsPattern("\"version\" *: *1").containsPattern("\"column\" *: *\"device id\"");
+        // the line format of earlier versions is still read, with either line end
+        String legacy = "parquet-bloom-key-index 1\ncolumn device+id\nsegment a.kidx 100 etag-1 50 3 1000 1 2\nsegment b.kidx 200 etag-2 60 4 2000 3 4\n";
+        assertThat(KeyIndexPointer.parse(legacy.getBytes(UTF_8), "p")).isEqualTo(pointer);
+        assertThat(KeyIndexPointer.parse(legacy.replace("\n", "\r\n").getBytes(UTF_8), "p")).isEqualTo(pointer);
+        assertThatThrownBy(() -> KeyIndexPointer.parse("{\"format\":\"parquet-bloom-key-index\",\"version\":2,\"column\":\"x\",\"segments\":[]}".getBytes(UTF_8), "p"))
                 .isInstanceOf(KeyIndexUnusableException.class)
                 .hasMessageContaining("version");
-        assertThatThrownBy(() -> KeyIndexPointer.parse("parquet-bloom-key-index 1\ncolumn x\nsegment a\n".getBytes(), "p"))
+        assertThatThrownBy(() -> KeyIndexPointer.parse("parquet-bloom-key-index 2\ncolumn x\n".getBytes(UTF_8), "p"))
+                .isInstanceOf(KeyIndexUnusableException.class);
+        assertThatThrownBy(() -> KeyIndexPointer.parse("parquet-bloom-key-index 1\ncolumn x\nsegment a\n".getBytes(UTF_8), "p"))
+                .isInstanceOf(KeyIndexUnusableException.class);
+        assertThatThrownBy(() -> KeyIndexPointer.parse("{\"format\":\"parquet-bloom-key-index\",\"version\":1,\"column\":\"x\",\"segments\":[{\"name\":\"a b\",\"etag\":\"e\"}]}".getBytes(UTF_8), "p"))
+                .isInstanceOf(KeyIndexUnusableException.class);
+        assertThatThrownBy(() -> KeyIndexPointer.parse(new byte[] {0, 1, 2}, "p"))
                 .isInstanceOf(KeyIndexUnusableException.class);
     }
 

@@ -1,5 +1,6 @@
 package io.parquetbloom.table;
 
+import io.parquetbloom.keyindex.KeyIndexLocations;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,7 +90,7 @@ final class TestLakeLayouts
                 .put("year=2026/month=03/part-0.parquet")
                 .put("telemetry/events/part-0.parquet")
                 .put("telemetry/month=04/part-1.parquet");
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://bucket/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://bucket/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         S3RequestStats stats = new S3RequestStats();
         assertThat(tables.listSchemas(stats)).containsExactly("telemetry");
         assertThat(tables.listTables("telemetry", stats)).containsExactly("events");
@@ -107,7 +110,7 @@ final class TestLakeLayouts
 
     private static LakeFile file(String key, Instant lastModified)
     {
-        return new LakeFile(new S3ObjectInfo(new S3Location("lake", key), 100, "etag"), List.of(), lastModified);
+        return new LakeFile(new S3ObjectInfo(new S3Location("lake", key), 100, "etag"), key.substring(2), Map.of(), lastModified);
     }
 
     private static void assertRefused(InMemoryLake store, String... messageParts)
@@ -119,7 +122,7 @@ final class TestLakeLayouts
 
     private static LakeTable table(InMemoryLake store, String location)
     {
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         return tables.listTableNow(NAME, S3Location.parse(location), new S3RequestStats());
     }
 }

@@ -1,5 +1,7 @@
 package io.parquetbloom.table;
 
+import io.parquetbloom.keyindex.KeyIndexLocations;
+import io.parquetbloom.keyindex.KeyIndexPointers;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
@@ -38,7 +40,7 @@ final class TestLakeTables
                 .put("warehouse/telemetry/events/.hidden/part-3.parquet")
                 .put("warehouse/telemetry/Devices/part-0.parquet")
                 .put("warehouse/_tmp/t/part-0.parquet");
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         S3RequestStats stats = new S3RequestStats();
 
         assertThat(tables.listSchemas(stats)).containsExactly("telemetry");
@@ -53,7 +55,8 @@ final class TestLakeTables
         assertThat(table.files()).extracting(file -> file.object().location().key()).containsExactly(
                 "warehouse/telemetry/events/year=2025/day=2025-01-02/region=eu/part-0.parquet",
                 "warehouse/telemetry/events/year=2026/day=2026-03-04/region=__HIVE_DEFAULT_PARTITION__/part-1.parquet");
-        assertThat(table.files().get(1).partitionValues()).containsExactly(Optional.of("2026"), Optional.of("2026-03-04"), Optional.empty());
+        assertThat(table.files().get(1).partitionValues().values()).containsExactly(Optional.of("2026"), Optional.of("2026-03-04"), Optional.empty());
+        assertThat(table.files().get(1).partitionValues().keySet()).containsExactlyElementsOf(table.partitionColumns().stream().map(PartitionColumn::name).toList());
 
         // names match without regard to case; a table handle needs the two folder levels, never the files
         S3RequestStats lookup = new S3RequestStats();
@@ -76,12 +79,13 @@ final class TestLakeTables
                 .put("warehouse/telemetry/events/_key_index/a%zz/_pointer")
                 .put("warehouse/telemetry/events/_key_index/a b/_pointer")
                 .put("warehouse/telemetry/events/_key_index/k%C3%BCrzel/_pointer");
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         S3RequestStats stats = new S3RequestStats();
         SchemaTableName name = new SchemaTableName("telemetry", "events");
         LakeTable table = tables.getTable(name, tables.findTable(name, stats).orElseThrow(), stats);
-        assertThat(table.keyIndexPointers()).containsOnlyKeys("device_id", "k\u00fcrzel");
-        assertThat(table.ignoredKeyIndexObjects()).isEqualTo(3);
+        KeyIndexPointers pointers = KeyIndexPointers.of(table);
+        assertThat(pointers.byColumn()).containsOnlyKeys("device_id", "k\u00fcrzel");
+        assertThat(pointers.ignored()).isEqualTo(3);
         assertThat(table.files()).hasSize(1);
     }
 
@@ -99,7 +103,7 @@ final class TestLakeTables
         }
         keys.add("warehouse/telemetry/events/_temporary/year=2024/month=1/part-9.parquet");
         keys.forEach(store::put);
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         SchemaTableName name = new SchemaTableName("telemetry", "events");
         S3Location location = tables.findTable(name, new S3RequestStats()).orElseThrow();
 
@@ -205,7 +209,7 @@ final class TestLakeTables
         // a directory bucket is listed serially from the start, with no start-after ever sent
         InMemoryLake directory = new InMemoryLake("lake--use1-az4--x-s3").withPageSize(7).refusingStartAfter();
         keys.forEach(key -> directory.put(key));
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake--use1-az4--x-s3/warehouse/"), directory);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake--use1-az4--x-s3/warehouse/"), directory, KeyIndexLocations.companionFolder(Optional.empty()));
         SchemaTableName name = new SchemaTableName("s", "t");
         S3RequestStats stats = new S3RequestStats();
         assertThat(tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), stats).files())
@@ -231,7 +235,7 @@ final class TestLakeTables
 
     private static List<String> listedKeys(InMemoryLake store, S3RequestStats stats)
     {
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         SchemaTableName name = new SchemaTableName("s", "t");
         LakeTable table = tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), stats);
         return table.files().stream().map(file -> file.object().location().key()).toList();
@@ -261,7 +265,7 @@ final class TestLakeTables
         for (int file = 0; file < 35; file++) {
             store.put("warehouse/telemetry/events/part-%02d.parquet".formatted(file));
         }
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         SchemaTableName name = new SchemaTableName("telemetry", "events");
         S3RequestStats listing = new S3RequestStats();
         LakeTable table = tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), listing);
@@ -276,7 +280,7 @@ final class TestLakeTables
         InMemoryLake store = new InMemoryLake("lake")
                 .put("warehouse/telemetry/Events/part-0.parquet")
                 .put("warehouse/telemetry/events/part-0.parquet");
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         assertThatThrownBy(() -> tables.findTable(new SchemaTableName("telemetry", "events"), new S3RequestStats()))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PARQUET_BLOOM_AMBIGUOUS_LOCATION.toErrorCode()))
                 .hasMessageContaining("s3://lake/warehouse/telemetry/Events/")
@@ -289,7 +293,7 @@ final class TestLakeTables
         InMemoryLake store = new InMemoryLake("lake")
                 .put("warehouse/s/t/region=eu/part-0.parquet")
                 .put("warehouse/s/t/year=2026/part-1.parquet");
-        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store);
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
         SchemaTableName name = new SchemaTableName("s", "t");
         assertThatThrownBy(() -> tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), new S3RequestStats()))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PARQUET_BLOOM_SCHEMA_MISMATCH.toErrorCode()))

@@ -6,6 +6,8 @@ import com.google.common.collect.Multiset;
 import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.keyindex.KeyIndexPointer;
+import io.parquetbloom.keyindex.KeyIndexUnusableException;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
@@ -37,7 +39,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -310,6 +311,32 @@ final class TestKeyIndex
         // the next build replaces what it cannot read
         createIndex(table, "device_id");
         assertCorrectLookups(table, 2, 2);
+        dropIndex(table, "device_id");
+    }
+
+    /**
+     * A pointer in the line format of earlier versions (before JSON) is still used as it is, and the next build that
+     * changes the index writes it as JSON.
+     */
+    @Test
+    void pointerOfTheEarlierLineFormatIsStillUsed()
+    {
+        String table = copyEvents("legacy_pointer", 2);
+        createIndex(table, "device_id");
+        KeyIndexPointer current = pointer(table, "device_id");
+        StringBuilder legacy = new StringBuilder("parquet-bloom-key-index 1\ncolumn device_id\n");
+        for (KeyIndexPointer.Segment segment : current.segments()) {
+            legacy.append("segment %s %d %s %d %d %d %d %d\n".formatted(segment.name(), segment.size(), segment.etag(), segment.trailerBytes(), segment.files(), segment.entries(), segment.builtAtMillis(), segment.buildMillis()));
+        }
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(indexKey(table, "device_id", "_pointer")), RequestBody.fromString(legacy.toString()));
+        assertThat(pointer(table, "device_id")).isEqualTo(current);
+        assertCorrectLookups(table, 2, 2);
+
+        uploadEventsFile(table, 2, "part-00002.parquet");
+        createIndex(table, "device_id");
+        String rewritten = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(indexKey(table, "device_id", "_pointer"))).asUtf8String();
+        assertThat(rewritten).startsWith("{");
+        assertThat(pointer(table, "device_id").segments()).hasSize(2).startsWith(current.segments().getFirst());
         dropIndex(table, "device_id");
     }
 
@@ -789,17 +816,30 @@ final class TestKeyIndex
         String etagBefore = client.headObject(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).eTag().replace("\"", "");
         client.putObject(request -> request.bucket(TestingLake.BUCKET).key(segmentKey), RequestBody.fromBytes(after));
         String etagAfter = client.headObject(request -> request.bucket(TestingLake.BUCKET).key(segmentKey)).eTag().replace("\"", "");
-        String pointerKey = indexKey(table, "device_id", "_pointer");
-        String pointer = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(pointerKey)).asUtf8String();
-        String replaced = pointer.replace(" %d %s ".formatted(before.length, etagBefore), " %d %s ".formatted(after.length, etagAfter));
+        KeyIndexPointer pointer = pointer(table, "device_id");
+        KeyIndexPointer replaced = new KeyIndexPointer(pointer.column(), pointer.segments().stream()
+                .map(segment -> segment.size() == before.length && segment.etag().equals(etagBefore)
+                        ? new KeyIndexPointer.Segment(segment.name(), after.length, etagAfter, segment.trailerBytes(), segment.files(), segment.entries(), segment.builtAtMillis(), segment.buildMillis())
+                        : segment)
+                .toList());
         assertThat(replaced).isNotEqualTo(pointer);
-        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(pointerKey), RequestBody.fromString(replaced, StandardCharsets.UTF_8));
+        client.putObject(request -> request.bucket(TestingLake.BUCKET).key(indexKey(table, "device_id", "_pointer")), RequestBody.fromBytes(replaced.serialize()));
     }
 
     private List<String> segments(String table, String column)
     {
-        String pointer = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(indexKey(table, column, "_pointer"))).asUtf8String();
-        return pointer.lines().filter(line -> line.startsWith("segment ")).map(line -> line.split(" ")[1]).toList();
+        return pointer(table, column).segments().stream().map(KeyIndexPointer.Segment::name).toList();
+    }
+
+    private KeyIndexPointer pointer(String table, String column)
+    {
+        byte[] pointer = client.getObjectAsBytes(request -> request.bucket(TestingLake.BUCKET).key(indexKey(table, column, "_pointer"))).asByteArray();
+        try {
+            return KeyIndexPointer.parse(pointer, table);
+        }
+        catch (KeyIndexUnusableException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private List<String> listIndex(String table)

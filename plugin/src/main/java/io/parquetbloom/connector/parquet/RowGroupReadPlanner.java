@@ -2,7 +2,6 @@ package io.parquetbloom.connector.parquet;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
-import io.parquetbloom.s3.RowGroupMatches;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.ValueSet;
 

@@ -12,8 +12,6 @@ import java.util.Optional;
 
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.lang.invoke.MethodHandles.lookup;
-import static java.lang.invoke.MethodType.methodType;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -23,16 +21,7 @@ import static java.util.Objects.requireNonNull;
 public class FlushMetadataCacheProcedure
         implements Provider<Procedure>
 {
-    private static final MethodHandle FLUSH;
-
-    static {
-        try {
-            FLUSH = lookup().findVirtual(FlushMetadataCacheProcedure.class, "flushMetadataCache", methodType(void.class, String.class, String.class));
-        }
-        catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
+    private static final MethodHandle FLUSH = Procedures.handle(FlushMetadataCacheProcedure.class, "flushMetadataCache", String.class, String.class);
 
     private final MetadataCacheFlusher flusher;
 

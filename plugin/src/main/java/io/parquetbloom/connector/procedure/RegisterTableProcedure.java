@@ -17,10 +17,7 @@ import java.util.Map;
 
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
-import static io.trino.spi.StandardErrorCode.PERMISSION_DENIED;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.lang.invoke.MethodHandles.lookup;
-import static java.lang.invoke.MethodType.methodType;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -32,16 +29,7 @@ import static java.util.Objects.requireNonNull;
 public class RegisterTableProcedure
         implements Provider<Procedure>
 {
-    private static final MethodHandle REGISTER;
-
-    static {
-        try {
-            REGISTER = lookup().findVirtual(RegisterTableProcedure.class, "registerTable", methodType(void.class, ConnectorAccessControl.class, String.class, String.class, String.class));
-        }
-        catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
+    private static final MethodHandle REGISTER = Procedures.handle(RegisterTableProcedure.class, "registerTable", ConnectorAccessControl.class, String.class, String.class, String.class);
 
     private final LakeTables lakeTables;
     private final boolean enabled;
@@ -68,8 +56,8 @@ public class RegisterTableProcedure
 
     public void registerTable(ConnectorAccessControl accessControl, String schemaName, String tableName, String tableLocation)
     {
-        checkEnabled(enabled, "register_table");
-        SchemaTableName name = tableName("register_table", schemaName, tableName);
+        Procedures.checkRegistrationEnabled(enabled, "register_table");
+        SchemaTableName name = Procedures.tableName("register_table", schemaName, tableName);
         if (tableLocation == null || tableLocation.isBlank()) {
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "register_table: table_location cannot be null or empty");
         }
@@ -88,26 +76,5 @@ public class RegisterTableProcedure
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "register_table: table_location must be s3://bucket/ or s3://bucket/prefix/, not '%s'".formatted(tableLocation));
         }
         return S3Location.parse(tableLocation).asPrefix();
-    }
-
-    static void checkEnabled(boolean enabled, String procedure)
-    {
-        if (!enabled) {
-            throw new TrinoException(PERMISSION_DENIED, "%s procedure is disabled (register-table-procedure.enabled=false)".formatted(procedure));
-        }
-    }
-
-    static SchemaTableName tableName(String procedure, String schemaName, String tableName)
-    {
-        if (schemaName == null || schemaName.isEmpty()) {
-            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "%s: schema_name cannot be null or empty".formatted(procedure));
-        }
-        if (tableName == null || tableName.isEmpty()) {
-            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "%s: table_name cannot be null or empty".formatted(procedure));
-        }
-        if (tableName.indexOf('$') >= 0) {
-            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "%s: table_name cannot contain '$' (it names metadata tables): %s".formatted(procedure, tableName));
-        }
-        return new SchemaTableName(schemaName, tableName);
     }
 }

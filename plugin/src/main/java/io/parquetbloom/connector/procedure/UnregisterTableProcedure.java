@@ -13,11 +13,7 @@ import io.trino.spi.procedure.Procedure;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 
-import static io.parquetbloom.connector.procedure.RegisterTableProcedure.checkEnabled;
-import static io.parquetbloom.connector.procedure.RegisterTableProcedure.tableName;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.lang.invoke.MethodHandles.lookup;
-import static java.lang.invoke.MethodType.methodType;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -27,16 +23,7 @@ import static java.util.Objects.requireNonNull;
 public class UnregisterTableProcedure
         implements Provider<Procedure>
 {
-    private static final MethodHandle UNREGISTER;
-
-    static {
-        try {
-            UNREGISTER = lookup().findVirtual(UnregisterTableProcedure.class, "unregisterTable", methodType(void.class, ConnectorAccessControl.class, String.class, String.class));
-        }
-        catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
+    private static final MethodHandle UNREGISTER = Procedures.handle(UnregisterTableProcedure.class, "unregisterTable", ConnectorAccessControl.class, String.class, String.class);
 
     private final LakeTables lakeTables;
     private final boolean enabled;
@@ -62,8 +49,8 @@ public class UnregisterTableProcedure
 
     public void unregisterTable(ConnectorAccessControl accessControl, String schemaName, String tableName)
     {
-        checkEnabled(enabled, "unregister_table");
-        SchemaTableName name = tableName("unregister_table", schemaName, tableName);
+        Procedures.checkRegistrationEnabled(enabled, "unregister_table");
+        SchemaTableName name = Procedures.tableName("unregister_table", schemaName, tableName);
         accessControl.checkCanDropTable(null, name);
         if (!lakeTables.unregister(name, new S3RequestStats())) {
             throw new TableNotFoundException(name, "Table %s is not a registered table (a table found by the folder layout goes away when its folder does)".formatted(name));

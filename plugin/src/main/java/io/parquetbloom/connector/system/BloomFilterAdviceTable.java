@@ -1,5 +1,6 @@
 package io.parquetbloom.connector.system;
 
+import com.google.inject.Inject;
 import io.parquetbloom.health.AdviceThresholds;
 import io.parquetbloom.health.ColumnAdvice;
 import io.parquetbloom.health.ColumnHealth;
@@ -16,6 +17,7 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.InMemoryRecordSet;
 import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
@@ -23,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.getAdviceThresholds;
 import static io.parquetbloom.connector.system.SystemTableValues.value;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
@@ -128,6 +131,35 @@ public class BloomFilterAdviceTable
                     settings.map(WriterSettings::pyarrow).orElse(null),
                     settings.map(WriterSettings::trino).orElse(null),
                     settings.map(WriterSettings::iceberg).orElse(null));
+        }
+    }
+
+    /**
+     * {@code "<table>$bloom_filter_advice"}.
+     */
+    public static final class Provider
+            implements MetadataTableProvider
+    {
+        private final FilterHealthScanner scanner;
+        private final QueryShareWindow queryWindow;
+
+        @Inject
+        public Provider(FilterHealthScanner scanner, QueryShareWindow queryWindow)
+        {
+            this.scanner = requireNonNull(scanner, "scanner is null");
+            this.queryWindow = requireNonNull(queryWindow, "queryWindow is null");
+        }
+
+        @Override
+        public String suffix()
+        {
+            return "bloom_filter_advice";
+        }
+
+        @Override
+        public SystemTable create(MetadataTableRequest request)
+        {
+            return new BloomFilterAdviceTable(request.name(), request.table(), request.lakeTable(), scanner, queryWindow, request.executor(), getAdviceThresholds(request.session()));
         }
     }
 }

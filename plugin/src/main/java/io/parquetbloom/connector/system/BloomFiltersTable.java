@@ -1,6 +1,7 @@
 package io.parquetbloom.connector.system;
 
 import com.google.common.collect.Iterators;
+import com.google.inject.Inject;
 import io.airlift.slice.Slices;
 import io.parquetbloom.health.ChunkHealth;
 import io.parquetbloom.health.FilterHealthScanner;
@@ -13,6 +14,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 
@@ -29,6 +31,7 @@ import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
 
 /**
  * {@code "<table>$bloom_filters"}: one row per file, row group and column, whether or not the chunk has a filter,
@@ -114,5 +117,32 @@ public class BloomFiltersTable
                 chunk.hasFilterLength(),
                 chunk.dictionaryEncoded(),
                 value(chunk.dictionaryBytes()));
+    }
+
+    /**
+     * {@code "<table>$bloom_filters"}.
+     */
+    public static final class Provider
+            implements MetadataTableProvider
+    {
+        private final FilterHealthScanner scanner;
+
+        @Inject
+        public Provider(FilterHealthScanner scanner)
+        {
+            this.scanner = requireNonNull(scanner, "scanner is null");
+        }
+
+        @Override
+        public String suffix()
+        {
+            return "bloom_filters";
+        }
+
+        @Override
+        public SystemTable create(MetadataTableRequest request)
+        {
+            return new BloomFiltersTable(request.name(), request.lakeTable(), scanner, request.executor());
+        }
     }
 }

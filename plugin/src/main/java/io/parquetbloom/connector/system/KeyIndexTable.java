@@ -1,13 +1,12 @@
 package io.parquetbloom.connector.system;
 
-import io.parquetbloom.keyindex.KeyIndexLocations;
+import com.google.inject.Inject;
 import io.parquetbloom.keyindex.KeyIndexPointer;
+import io.parquetbloom.keyindex.KeyIndexPointers;
 import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.keyindex.KeyIndexState;
-import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
-import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -20,9 +19,7 @@ import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -86,15 +83,11 @@ public class KeyIndexTable
     public RecordCursor cursor(ConnectorTransactionHandle transaction, ConnectorSession session, TupleDomain<Integer> constraint)
     {
         LakeTable lakeTable = table.get();
-        Map<String, S3ObjectInfo> listed = new HashMap<>();
-        for (LakeFile file : lakeTable.files()) {
-            listed.put(KeyIndexLocations.relativePath(lakeTable.location(), file.object().location()), file.object());
-        }
         InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(COLUMNS);
         S3RequestStats stats = new S3RequestStats();
-        for (String column : new TreeMap<>(lakeTable.keyIndexPointers()).keySet()) {
-            KeyIndexState state = KeyIndexState.read(reader, store, lakeTable.keyIndexHome(), column, stats);
-            KeyIndexState.Coverage coverage = state.coverage(listed);
+        for (String column : new TreeMap<>(KeyIndexPointers.of(lakeTable).byColumn()).keySet()) {
+            KeyIndexState state = KeyIndexState.read(reader, store, lakeTable.companionFolder(), column, stats);
+            KeyIndexState.Coverage coverage = state.coverage(lakeTable.filesByRelativePath());
             List<KeyIndexPointer.Segment> segments = state.pointer().map(KeyIndexPointer::segments).orElse(List.of());
             long entries = segments.stream().mapToLong(KeyIndexPointer.Segment::entries).sum();
             long bytes = segments.stream().mapToLong(KeyIndexPointer.Segment::size).sum();
@@ -120,10 +113,39 @@ public class KeyIndexTable
     {
         List<String> problems = new ArrayList<>(state.problems());
         for (KeyIndexPointer.Segment segment : segments) {
-            if (reader.isDamaged(table.keyIndexHome(), column, segment)) {
+            if (reader.isDamaged(table.companionFolder(), column, segment)) {
                 problems.add("segment %s has a page that fails its checksum: lookups it answers plan without the index; create_key_index reads its files again".formatted(segment.name()));
             }
         }
         return problems.isEmpty() ? null : String.join("; ", problems);
+    }
+
+    /**
+     * {@code "<table>$key_index"}.
+     */
+    public static final class Provider
+            implements MetadataTableProvider
+    {
+        private final KeyIndexReader reader;
+        private final S3ObjectStore store;
+
+        @Inject
+        public Provider(KeyIndexReader reader, S3ObjectStore store)
+        {
+            this.reader = requireNonNull(reader, "reader is null");
+            this.store = requireNonNull(store, "store is null");
+        }
+
+        @Override
+        public String suffix()
+        {
+            return "key_index";
+        }
+
+        @Override
+        public SystemTable create(MetadataTableRequest request)
+        {
+            return new KeyIndexTable(request.name(), request.lakeTable(), reader, store);
+        }
     }
 }

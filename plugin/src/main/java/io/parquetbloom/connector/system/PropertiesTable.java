@@ -1,5 +1,10 @@
 package io.parquetbloom.connector.system;
 
+import com.google.inject.Inject;
+import io.parquetbloom.keyindex.KeyIndexPointers;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.LakeTables;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -10,10 +15,13 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isSchemaUnionByName;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -56,5 +64,48 @@ public class PropertiesTable
         InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(COLUMNS);
         properties.get().forEach(rows::addRow);
         return rows.build().cursor();
+    }
+
+    /**
+     * {@code "<table>$properties"}: where the table is, how it was found, and where its key indexes live.
+     */
+    public static final class Provider
+            implements MetadataTableProvider
+    {
+        private final LakeTables lakeTables;
+
+        @Inject
+        public Provider(LakeTables lakeTables)
+        {
+            this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
+        }
+
+        @Override
+        public String suffix()
+        {
+            return "properties";
+        }
+
+        @Override
+        public SystemTable create(MetadataTableRequest request)
+        {
+            return new PropertiesTable(request.name(), () -> properties(request));
+        }
+
+        private Map<String, String> properties(MetadataTableRequest request)
+        {
+            LakeTable table = request.lakeTable().get();
+            Map<String, String> properties = new LinkedHashMap<>();
+            properties.put("location", table.location().toString());
+            Optional<S3Location> registered = lakeTables.registeredLocation(request.table(), request.stats());
+            properties.put("registered", Boolean.toString(registered.isPresent()));
+            properties.put("registry", lakeTables.registryLocation().toString());
+            properties.put("data_files", Integer.toString(table.files().size()));
+            table.newestFile().ifPresent(file -> properties.put("newest_file", file.object().location().toString()));
+            properties.put("columns_from", isSchemaUnionByName(request.session()) ? "union of every file's columns by name" : "newest file");
+            properties.put("key_index_location", table.companionFolder().toString());
+            properties.put("key_index_ignored_objects", Integer.toString(KeyIndexPointers.of(table).ignored()));
+            return properties;
+        }
     }
 }

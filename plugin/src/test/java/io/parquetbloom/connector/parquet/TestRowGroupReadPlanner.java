@@ -1,7 +1,6 @@
 package io.parquetbloom.connector.parquet;
 
 import io.airlift.slice.Slice;
-import io.parquetbloom.s3.RowGroupMatches;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.ValueSet;

@@ -1,5 +1,7 @@
 package io.parquetbloom.tests.differential;
 
+import io.parquetbloom.keyindex.KeyIndexPointer;
+import io.parquetbloom.keyindex.KeyIndexUnusableException;
 import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.LakeFiles;
 import io.parquetbloom.testing.QueryMetrics;
@@ -456,13 +458,35 @@ final class KeyIndexChaos
         else {
             damaged = Arrays.copyOf(bytes, random.nextInt(bytes.length));
         }
-        String before = " %d %s ".formatted(bytes.length, segment.eTag().replace("\"", ""));
+        String etagBefore = segment.eTag().replace("\"", "");
         String etag = client.putObject(request -> request.bucket(table.bucket()).key(segment.key()), RequestBody.fromBytes(damaged)).eTag().replace("\"", "");
-        String pointer = client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(pointerKey)).asUtf8String();
-        client.putObject(request -> request.bucket(table.bucket()).key(pointerKey), RequestBody.fromString(pointer.replace(before, " %d %s ".formatted(damaged.length, etag))));
+        KeyIndexPointer pointer = parsePointer(client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(pointerKey)).asByteArray(), pointerKey);
+        // the pointer names the damaged object, as a faulty writer's would: only the segment's own checksums can tell
+        KeyIndexPointer naming = new KeyIndexPointer(pointer.column(), pointer.segments().stream()
+                .map(named -> named.etag().equals(etagBefore) && named.size() == bytes.length
+                        ? new KeyIndexPointer.Segment(named.name(), damaged.length, etag, named.trailerBytes(), named.files(), named.entries(), named.builtAtMillis(), named.buildMillis())
+                        : named)
+                .toList());
+        // a damaged orphan (a segment the pointer does not name) needs no new pointer
+        if (!naming.equals(pointer)) {
+            client.putObject(request -> request.bucket(table.bucket()).key(pointerKey), RequestBody.fromBytes(naming.serialize()));
+        }
         events.merge(kind == 0 ? "segmentBitFlipped" : "segmentTruncated", 1L, Long::sum);
     }
 
+    private static KeyIndexPointer parsePointer(byte[] bytes, String key)
+    {
+        try {
+            return KeyIndexPointer.parse(bytes, key);
+        }
+        catch (KeyIndexUnusableException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * A pointer naming a segment that does not exist, in the line format of earlier versions (which is still read).
+     */
     private void garblePointer(RandomTable table, String column)
     {
         String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column));

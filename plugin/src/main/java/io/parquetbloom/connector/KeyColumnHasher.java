@@ -1,0 +1,193 @@
+package io.parquetbloom.connector;
+
+import io.parquetbloom.hash.ParquetValueHasher;
+import io.parquetbloom.hash.ValueHash;
+import io.parquetbloom.metadata.BloomFilterKey;
+import io.parquetbloom.metadata.ChunkDictionary;
+import io.parquetbloom.metadata.DictionaryRequest;
+import io.parquetbloom.metadata.LoadedDictionaries;
+import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.ParquetFileMetadata;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.pruning.IntegerStatistics;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.FileColumnResolver;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.predicate.TupleDomain;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
+import static io.trino.spi.type.TypeUtils.readNativeValue;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The hashes of a row group's key values: from the chunk's dictionary page alone where the chunk is entirely
+ * dictionary-encoded in the index's Parquet type; otherwise from the key column read through the connector's own page
+ * source (so every value is exactly what a query reads), each distinct non-null value hashed as a bloom filter of the
+ * index's Parquet type would hash it. Either way the same rule hashes a lookup's literal, so the literal finds the
+ * entry.
+ */
+final class KeyColumnHasher
+{
+    private final ConnectorPageSourceProvider pageSources;
+    private final ConnectorSession session;
+    private final ParquetBloomTableHandle table;
+    private final ParquetBloomColumnHandle column;
+    private final PrimitiveType indexType;
+    private final long metadataCacheFlush;
+    private final ParquetMetadataReader metadataReader;
+    private final FileColumnResolver resolver;
+    private final S3RequestStats requests;
+    private final AtomicLong rowGroupsFromDictionaries = new AtomicLong();
+
+    KeyColumnHasher(ConnectorPageSourceProvider pageSources, ParquetMetadataReader metadataReader, FileColumnResolver resolver, ConnectorSession session, ParquetBloomTableHandle table, ParquetBloomColumnHandle column, PrimitiveType indexType, long metadataCacheFlush, S3RequestStats requests)
+    {
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.resolver = requireNonNull(resolver, "resolver is null");
+        this.requests = requireNonNull(requests, "requests is null");
+        this.pageSources = requireNonNull(pageSources, "pageSources is null");
+        this.session = requireNonNull(session, "session is null");
+        this.table = requireNonNull(table, "table is null");
+        this.column = requireNonNull(column, "column is null");
+        this.indexType = requireNonNull(indexType, "indexType is null");
+        this.metadataCacheFlush = metadataCacheFlush;
+    }
+
+    // a dictionary of more entries than this is read as values instead; trino-parquet's page reader bounds pages anyway
+    private static final int MAX_DICTIONARY_ENTRIES = 1_000_000;
+
+    /**
+     * The distinct hashes of the row group's values, sorted; empty when a value has no exact hash for the index's
+     * type (NaN, signed zero, a value the type cannot hold), which leaves the file out of the index.
+     */
+    Optional<long[]> hashes(S3ObjectInfo object, int rowGroup)
+    {
+        Optional<long[]> dictionary = dictionaryHashes(object, rowGroup);
+        if (dictionary.isPresent()) {
+            return dictionary;
+        }
+        return valueHashes(object, rowGroup);
+    }
+
+    /**
+     * The hashes of the chunk's dictionary entries, reading only its dictionary page, where that is exact: the chunk
+     * is entirely dictionary-encoded (so it holds only entries of its dictionary) and stored in the index's own
+     * Parquet type, whose entries are then hashed just as a writer hashes them into a bloom filter, and just as a
+     * lookup's literal is hashed; empty otherwise, and the chunk is read.
+     */
+    private Optional<long[]> dictionaryHashes(S3ObjectInfo object, int rowGroup)
+    {
+        ReadStats stats = new ReadStats(requests, new MetadataCacheStats());
+        ParquetFileMetadata file = metadataReader.footer(object, new SchemaTableName(table.schemaName(), table.tableName()), stats);
+        Optional<Type> field = fileField(file);
+        // a dictionary holds values as stored: where a value has several encodings, only the values read are canonical
+        if (field.isEmpty() || !field.get().isPrimitive() || !field.get().asPrimitiveType().equals(indexType) || !ParquetValueHasher.storedInOneEncoding(column.type(), indexType)) {
+            return Optional.empty();
+        }
+        List<String> path = List.of(field.get().getName());
+        Optional<ColumnChunkMetadata> chunk = file.columnChunk(rowGroup, path);
+        if (chunk.isEmpty() || !ChunkDictionary.entirelyDictionaryEncoded(chunk.get()) || !IntegerStatistics.storedValuesInReadRange(indexType, chunk.get().getStatistics())) {
+            return Optional.empty();
+        }
+        PrimitiveType type = field.get().asPrimitiveType();
+        ColumnDescriptor descriptor = new ColumnDescriptor(path.toArray(String[]::new), type, 0, type.isRepetition(Type.Repetition.REQUIRED) ? 0 : 1);
+        BloomFilterKey key = new BloomFilterKey(rowGroup, path);
+        LoadedDictionaries loaded = metadataReader.dictionaries(file, List.of(new DictionaryRequest(key, chunk.get(), descriptor)), MAX_DICTIONARY_ENTRIES, false, stats);
+        if (loaded.results().get(key) instanceof ChunkDictionary.Result.Usable(ChunkDictionary dictionary)) {
+            rowGroupsFromDictionaries.incrementAndGet();
+            return Optional.of(dictionary.hashes());
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Type> fileField(ParquetFileMetadata file)
+    {
+        return switch (resolver.resolve(column.name(), column.type(), file.metadata().getFileMetaData().getSchema())) {
+            case FileColumnResolver.Resolution.Match(Type field) -> Optional.of(field);
+            case FileColumnResolver.Resolution.Missing _, FileColumnResolver.Resolution.Mismatch _ -> Optional.empty();
+        };
+    }
+
+    String columnName()
+    {
+        return column.name();
+    }
+
+    /**
+     * Row groups whose hashes came from their dictionary page alone.
+     */
+    long rowGroupsFromDictionaries()
+    {
+        return rowGroupsFromDictionaries.get();
+    }
+
+    private Optional<long[]> valueHashes(S3ObjectInfo object, int rowGroup)
+    {
+        ParquetBloomSplit split = new ParquetBloomSplit(object.location().toString(), object.size(), object.etag(), 0, object.size(), Map.of(), Optional.of(List.of(rowGroup)), metadataCacheFlush);
+        ParquetBloomTableHandle unconstrained = new ParquetBloomTableHandle(table.schemaName(), table.tableName(), TupleDomain.all());
+        io.trino.spi.type.Type type = column.type();
+        long[] hashes = new long[1024];
+        int count = 0;
+        try (ConnectorPageSource source = pageSources.createPageSource(ParquetBloomTransactionHandle.create(), session, split, unconstrained, Optional.empty(), List.of(column), DynamicFilter.EMPTY)) {
+            while (!source.isFinished()) {
+                SourcePage page = source.getNextSourcePage();
+                if (page == null) {
+                    continue;
+                }
+                Block block = page.getBlock(0);
+                for (int position = 0; position < block.getPositionCount(); position++) {
+                    if (block.isNull(position)) {
+                        continue;
+                    }
+                    if (!(ParquetValueHasher.hash(type, readNativeValue(type, block, position), indexType) instanceof ValueHash.Hashes found)) {
+                        return Optional.empty();
+                    }
+                    if (count == hashes.length) {
+                        count = distinct(hashes, count);
+                        if (count > hashes.length / 2) {
+                            hashes = Arrays.copyOf(hashes, hashes.length * 2);
+                        }
+                    }
+                    // one entry per value, however many encodings a file may store it in: lookups probe the same one
+                    hashes[count++] = found.canonical();
+                }
+            }
+        }
+        catch (IOException e) {
+            // closing the page source: a read failure, not the spill's
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot read column %s of %s: %s".formatted(column.name(), object.location(), e.getMessage()), e);
+        }
+        return Optional.of(Arrays.copyOf(hashes, distinct(hashes, count)));
+    }
+
+    private static int distinct(long[] values, int count)
+    {
+        Arrays.sort(values, 0, count);
+        int distinct = 0;
+        for (int i = 0; i < count; i++) {
+            if (distinct == 0 || values[i] != values[distinct - 1]) {
+                values[distinct++] = values[i];
+            }
+        }
+        return distinct;
+    }
+}

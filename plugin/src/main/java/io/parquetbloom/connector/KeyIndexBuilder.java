@@ -1,0 +1,536 @@
+package io.parquetbloom.connector;
+
+import com.google.inject.Inject;
+import io.airlift.concurrent.BoundedExecutor;
+import io.airlift.log.Logger;
+import io.parquetbloom.ParallelTasks;
+import io.parquetbloom.keyindex.EntrySorter;
+import io.parquetbloom.keyindex.IndexedFile;
+import io.parquetbloom.keyindex.KeyIndexBuildStats;
+import io.parquetbloom.keyindex.KeyIndexCompactor;
+import io.parquetbloom.keyindex.KeyIndexConfig;
+import io.parquetbloom.keyindex.KeyIndexFormat;
+import io.parquetbloom.keyindex.KeyIndexLocations;
+import io.parquetbloom.keyindex.KeyIndexPointer;
+import io.parquetbloom.keyindex.KeyIndexPublisher;
+import io.parquetbloom.keyindex.KeyIndexReader;
+import io.parquetbloom.keyindex.KeyIndexState;
+import io.parquetbloom.keyindex.KeyIndexUnusableException;
+import io.parquetbloom.keyindex.KeyIndexWriter;
+import io.parquetbloom.keyindex.SegmentHeader;
+import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.MetadataConfig;
+import io.parquetbloom.metadata.ParquetFileMetadata;
+import io.parquetbloom.metadata.ParquetMetadataReader;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.FileColumnResolver;
+import io.parquetbloom.table.LakeFile;
+import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.LakeTables;
+import io.parquetbloom.table.TableSchemaReader;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnNotFoundException;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.predicate.TupleDomain;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.USER_CANCELED;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Builds or refreshes a column's key index: lists the table now, finds the files no segment covers (new or
+ * rewritten), reads only their key column chunks ({@code metadata.concurrency} files at a time), sorts the entries
+ * in bounded memory, uploads one new immutable segment and then replaces the pointer by a conditional PUT. A build
+ * that fails or is cancelled before that PUT changes nothing readers see; its uploaded segment is an orphan the next
+ * build deletes once older than {@code key-index.orphan-retention}.
+ */
+public class KeyIndexBuilder
+{
+    private static final Logger log = Logger.get(KeyIndexBuilder.class);
+    private static final long PROGRESS_INTERVAL_NANOS = 10_000_000_000L;
+
+    /**
+     * What a build did.
+     *
+     * @param filesRead files whose key column was read into the new segment
+     * @param filesNotIndexed files read but left out (a value without an exact hash, a column stored as another type)
+     */
+    public record BuildResult(int filesRead, int filesNotIndexed, long entries, long segmentBytes, int segments, long orphansDeleted, long millis) {}
+
+    private final LakeTables lakeTables;
+    private final TableSchemaReader schemaReader;
+    private final ParquetMetadataReader metadataReader;
+    private final FileColumnResolver resolver;
+    private final ConnectorPageSourceProvider pageSources;
+    private final KeyIndexReader indexReader;
+    private final KeyIndexCompactor compactor;
+    private final KeyIndexPublisher publisher;
+    private final S3ObjectStore store;
+    private final MetadataCacheFlusher flusher;
+    private final KeyIndexConfig config;
+    private final int concurrency;
+    private final ExecutorService executor;
+    private final KeyIndexBuildStats buildStats;
+
+    @Inject
+    public KeyIndexBuilder(
+            LakeTables lakeTables,
+            TableSchemaReader schemaReader,
+            ParquetMetadataReader metadataReader,
+            FileColumnResolver resolver,
+            ConnectorPageSourceProvider pageSources,
+            KeyIndexReader indexReader,
+            KeyIndexCompactor compactor,
+            KeyIndexPublisher publisher,
+            S3ObjectStore store,
+            MetadataCacheFlusher flusher,
+            KeyIndexConfig config,
+            MetadataConfig metadataConfig,
+            @ForParquetBloomMetadata ExecutorService executor,
+            KeyIndexBuildStats buildStats)
+    {
+        this.buildStats = requireNonNull(buildStats, "buildStats is null");
+        this.publisher = requireNonNull(publisher, "publisher is null");
+        this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
+        this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
+        this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
+        this.resolver = requireNonNull(resolver, "resolver is null");
+        this.pageSources = requireNonNull(pageSources, "pageSources is null");
+        this.indexReader = requireNonNull(indexReader, "indexReader is null");
+        this.compactor = requireNonNull(compactor, "compactor is null");
+        this.store = requireNonNull(store, "store is null");
+        this.flusher = requireNonNull(flusher, "flusher is null");
+        this.config = requireNonNull(config, "config is null");
+        this.concurrency = metadataConfig.getMetadataConcurrency();
+        this.executor = requireNonNull(executor, "executor is null");
+    }
+
+    /**
+     * @param cancelled whether the procedure's query was cancelled or timed out: checked before each row group is read
+     * and before each write, so a cancelled build stops within about one row group's read and, until it replaces the
+     * pointer, changes nothing
+     */
+    public BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled)
+    {
+        buildStats.built();
+        try {
+            return build(session, name, columnName, cancelled, false);
+        }
+        catch (RuntimeException e) {
+            if (e instanceof TrinoException trino && trino.getErrorCode().equals(USER_CANCELED.toErrorCode())) {
+                buildStats.cancelled();
+            }
+            else {
+                buildStats.failed();
+            }
+            throw e;
+        }
+    }
+
+    private BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled, boolean repairing)
+    {
+        long start = System.nanoTime();
+        S3RequestStats stats = new S3RequestStats();
+        LakeTable table = listNow(name, stats);
+        ParquetBloomColumnHandle column = dataColumn(table, columnName, stats);
+        Cancellation cancellation = new Cancellation(name, column.name(), cancelled);
+        KeyIndexState state = KeyIndexState.read(indexReader, store, table.companionFolder(), column.name(), stats);
+        state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
+        List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
+                .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
+                .filter(loaded -> !damaged(table, column.name(), loaded.reference()))
+                .toList();
+        Map<String, LakeFile> listed = table.filesByRelativePath();
+        KeyIndexState.Coverage coverage = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed);
+        Set<String> covered = coverage.coveredPaths();
+        // files read before at this version that could not be indexed are not read again
+        List<LakeFile> toRead = table.files().stream()
+                .filter(file -> !covered.contains(file.relativePath()) && !coverage.unindexablePaths().contains(file.relativePath()))
+                .toList();
+        KeyIndexPointer base = new KeyIndexPointer(column.name(), kept.stream().map(KeyIndexState.LoadedSegment::reference).toList());
+        log.info("Key index of %s.%s: %d files listed, %d covered, %d to read", name, column.name(), table.files().size(), covered.size(), toRead.size());
+        Optional<KeyIndexPointer.Segment> added = Optional.empty();
+        int notIndexed = 0;
+        if (!toRead.isEmpty()) {
+            // deltas hash in the newest segment's type, so compaction can merge them; their hash keeps as many bits as
+            // the whole index needs, so merging never cuts it shorter than a lookup of the whole table wants
+            Optional<String> knownType = kept.reversed().stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
+            long indexedEntries = kept.stream().mapToLong(loaded -> loaded.segment().entries()).sum();
+            NewSegment segment = writeSegment(session, table, column, toRead, knownType, indexedEntries, start, cancellation, stats);
+            added = Optional.of(segment.reference());
+            notIndexed = segment.notIndexed();
+        }
+        KeyIndexPointer next = added.map(base::withSegment).orElse(base);
+        if (next.segments().size() > config.getMaxSegments()) {
+            next = compacted(table, next, listed, stats);
+        }
+        boolean committed = added.isPresent() || !next.equals(state.pointer().orElse(null));
+        if (committed) {
+            next = commitOrRemove(table, column.name(), state.pointerEtag(), next, added, cancellation, stats);
+            buildStats.committed();
+        }
+        long orphans = publisher.deleteOrphans(table.companionFolder(), column.name(), next, committed, stats);
+        if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), column.name(), segment))) {
+            // the compaction found a damaged page: once more, now leaving that segment out and reading its files
+            return build(session, name, columnName, cancelled, true);
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
+        log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", name, column.name(), result, stats.getRequests(), stats.listRequests());
+        return result;
+    }
+
+    /**
+     * The segments merged into one; where a segment turns out damaged, the segments as they are, which stay correct.
+     */
+    private KeyIndexPointer compacted(LakeTable table, KeyIndexPointer pointer, Map<String, LakeFile> listed, S3RequestStats stats)
+    {
+        try {
+            KeyIndexPointer compacted = compactor.compact(table.companionFolder(), pointer, listed, stats);
+            buildStats.compacted();
+            return compacted;
+        }
+        catch (TrinoException e) {
+            log.warn("Key index of %s.%s: not compacted: %s", table.name(), pointer.column(), e.getMessage());
+            return pointer;
+        }
+    }
+
+    /**
+     * Drops the column's index: the pointer first, from then on no reader uses the segments deleted after it.
+     */
+    public void drop(SchemaTableName name, String columnName)
+    {
+        S3RequestStats stats = new S3RequestStats();
+        S3Location indexes = lakeTables.companionFolder(name, lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name)));
+        publisher.drop(name, indexes, columnName.toLowerCase(Locale.ROOT), stats);
+    }
+
+    private LakeTable listNow(SchemaTableName name, S3RequestStats stats)
+    {
+        S3Location folder = lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name));
+        return lakeTables.listTableNow(name, folder, stats);
+    }
+
+    private ParquetBloomColumnHandle dataColumn(LakeTable table, String columnName, S3RequestStats stats)
+    {
+        String wanted = columnName.toLowerCase(Locale.ROOT);
+        if (table.partitionColumns().stream().anyMatch(partition -> partition.name().equals(wanted))) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is a partition column: partition folders already prune it; index a data column".formatted(wanted, table.name()));
+        }
+        return schemaReader.readColumns(table, stats).stream()
+                .filter(column -> column.name().equals(wanted))
+                .map(column -> new ParquetBloomColumnHandle(column.name(), column.type(), false))
+                .findFirst()
+                .orElseThrow(() -> new ColumnNotFoundException(table.name(), wanted));
+    }
+
+    private boolean damaged(LakeTable table, String column, KeyIndexPointer.Segment segment)
+    {
+        boolean damaged = indexReader.isDamaged(table.companionFolder(), column, segment);
+        if (damaged) {
+            buildStats.damagedSegmentDropped();
+            log.warn("Key index of %s.%s: segment %s has a page that fails its checksum; it is dropped and the files it covered are read again", table.name(), column, segment.name());
+        }
+        return damaged;
+    }
+
+    private record NewSegment(KeyIndexPointer.Segment reference, int notIndexed) {}
+
+    private record FileFooter(LakeFile file, long[] rowCounts, long[] compressedSizes, Optional<Type> field, boolean readable)
+    {
+        static FileFooter of(LakeFile file, ParquetFileMetadata metadata, Optional<Type> field, boolean readable)
+                throws IOException
+        {
+            int rowGroups = metadata.blocks().size();
+            long[] rowCounts = new long[rowGroups];
+            long[] sizes = new long[rowGroups];
+            for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
+                rowCounts[rowGroup] = metadata.blocks().get(rowGroup).rowCount();
+                sizes[rowGroup] = metadata.compressedSize(rowGroup);
+            }
+            return new FileFooter(file, rowCounts, sizes, field, readable);
+        }
+
+        int rowGroups()
+        {
+            return rowCounts.length;
+        }
+    }
+
+    /**
+     * Replaces the pointer, unless the build was cancelled first: then the segment it uploaded is deleted, so a
+     * cancelled build leaves nothing behind. (After a PUT was sent, a failure may follow a PUT that landed with its
+     * answer lost: the segment is then left for the orphan cleanup, which keeps what a pointer names.)
+     */
+    private KeyIndexPointer commitOrRemove(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, Cancellation cancellation, S3RequestStats stats)
+    {
+        try {
+            cancellation.check();
+        }
+        catch (TrinoException e) {
+            added.ifPresent(segment -> publisher.deleteSegment(table.companionFolder(), column, segment, stats));
+            throw e;
+        }
+        return publisher.publish(table.name(), table.companionFolder(), column, expectedEtag, next, added, stats);
+    }
+
+    private NewSegment writeSegment(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, Cancellation cancellation, S3RequestStats stats)
+    {
+        List<FileFooter> footers = readFooters(table, column, files, cancellation, stats);
+        PrimitiveType indexType = indexType(table, column, footers, knownType);
+        long rowGroups = footers.stream().mapToLong(FileFooter::rowGroups).sum();
+        long rows = footers.stream().flatMapToLong(footer -> Arrays.stream(footer.rowCounts())).sum();
+        int rowGroupBits = KeyIndexFormat.rowGroupBits(rowGroups);
+        int hashBits = KeyIndexFormat.hashBits(rows + indexedEntries, rowGroupBits);
+        Path directory = spillDirectory();
+        // half the build memory sorts entries, half holds the row groups being hashed
+        try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes() / 2, directory)) {
+            List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter, cancellation, stats);
+            Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
+            try {
+                SegmentHeader header = new SegmentHeader(column.name(), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
+                KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
+                cancellation.check();
+                String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
+                S3Location location = KeyIndexLocations.segment(table.companionFolder(), column.name(), name);
+                // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
+                String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
+                int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
+                buildStats.filesUnindexable(notIndexed);
+                if (sorter.runs() > 0) {
+                    buildStats.spilled();
+                }
+                if (written.size() > config.getUploadPartSize().toBytes()) {
+                    buildStats.multipartUpload();
+                }
+                log.info("Key index of %s.%s: segment %s written: %d entries, %d bytes (%.2f bytes per entry), %d pages, %d bytes spilled", table.name(), column.name(), name, written.entries(), written.size(), written.entries() == 0 ? 0.0 : (double) written.size() / written.entries(), written.pages(), sorter.spilledBytes());
+                return new NewSegment(new KeyIndexPointer.Segment(name, written.size(), etag, written.trailerBytes(), indexed.size(), written.entries(), header.builtAtMillis(), (System.nanoTime() - start) / 1_000_000), notIndexed);
+            }
+            finally {
+                Files.deleteIfExists(segmentFile);
+            }
+        }
+        catch (IOException | UncheckedIOException e) {
+            // the sorter's runs and the segment file: a full or vanished spill directory
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot build the key index of %s.%s in key-index.spill-directory %s: %s".formatted(table.name(), column.name(), directory, e.getMessage()), e);
+        }
+    }
+
+    private List<FileFooter> readFooters(LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Cancellation cancellation, S3RequestStats stats)
+    {
+        List<Callable<FileFooter>> reads = new ArrayList<>();
+        for (LakeFile file : files) {
+            reads.add(() -> {
+                cancellation.check();
+                ParquetFileMetadata metadata = metadataReader.footer(file.object(), table.name(), new ReadStats(stats, new MetadataCacheStats()));
+                return switch (resolver.resolve(column.name(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
+                    case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive());
+                    // the reader gives NULL for every row: no key can match, nothing to index
+                    case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), true);
+                    // a query fails on this file; the index leaves it to the per-file path, which reports it
+                    case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false);
+                };
+            });
+        }
+        return ParallelTasks.runAll(reads, new BoundedExecutor(executor, concurrency));
+    }
+
+    private static PrimitiveType indexType(LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, Optional<String> knownType)
+    {
+        if (knownType.isPresent()) {
+            try {
+                return KeyIndexReader.parquetType(knownType.get());
+            }
+            catch (KeyIndexUnusableException e) {
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Key index of %s.%s: %s".formatted(table.name(), column.name(), e.getMessage()), e);
+            }
+        }
+        return footers.stream()
+                .filter(FileFooter::readable)
+                .flatMap(footer -> footer.field().stream())
+                .map(Type::asPrimitiveType)
+                .findFirst()
+                .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table.name())));
+    }
+
+    private List<IndexedFile> hashFiles(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, Cancellation cancellation, S3RequestStats stats)
+    {
+        ParquetBloomTableHandle handle = new ParquetBloomTableHandle(table.name().getSchemaName(), table.name().getTableName(), TupleDomain.all());
+        KeyColumnHasher hasher = new KeyColumnHasher(pageSources, metadataReader, resolver, session, handle, column, indexType, flusher.epoch(), stats);
+        Progress progress = new Progress(table.name(), column.name(), footers.size());
+        // row groups being hashed hold their values' hashes and a reader's buffers: at most half the build memory
+        InFlightMemory inFlight = new InFlightMemory(config.getBuildMemory().toBytes() / 2);
+        List<Callable<IndexedFile>> tasks = new ArrayList<>();
+        long base = 0;
+        for (FileFooter footer : footers) {
+            long fileBase = base;
+            base += footer.rowGroups();
+            tasks.add(() -> {
+                IndexedFile file = hashFile(table, footer, hasher, fileBase, rowGroupBits, hashBits, sorter, inFlight, cancellation);
+                progress.fileDone(file);
+                return file;
+            });
+        }
+        List<IndexedFile> files = ParallelTasks.runAll(tasks, new BoundedExecutor(executor, concurrency));
+        log.info("Key index of %s.%s: %d row groups answered by their dictionary page alone", table.name(), column.name(), hasher.rowGroupsFromDictionaries());
+        return files;
+    }
+
+    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight, Cancellation cancellation)
+            throws IOException, InterruptedException
+    {
+        S3ObjectInfo object = footer.file().object();
+        int rowGroups = footer.rowGroups();
+        // without an ETag a rewrite of the same size would look covered: such a file is never indexed
+        boolean indexed = footer.readable() && object.hasEtag();
+        for (int rowGroup = 0; indexed && footer.field().isPresent() && rowGroup < rowGroups; rowGroup++) {
+            cancellation.check();
+            Optional<long[]> hashes;
+            long bytes = InFlightMemory.estimate(footer.rowCounts()[rowGroup]);
+            inFlight.acquire(bytes);
+            try {
+                hashes = hasher.hashes(object, rowGroup);
+            }
+            finally {
+                inFlight.release(bytes);
+            }
+            if (hashes.isEmpty()) {
+                indexed = false;
+                break;
+            }
+            long[] entries = hashes.get();
+            for (int i = 0; i < entries.length; i++) {
+                entries[i] = KeyIndexFormat.pack(KeyIndexFormat.truncate(entries[i], hashBits), rowGroupBits, base + rowGroup);
+            }
+            try {
+                sorter.add(entries, entries.length);
+            }
+            catch (IOException e) {
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s to key-index.spill-directory %s: %s".formatted(table.name(), hasher.columnName(), sorter.spillDirectory(), e.getMessage()), e);
+            }
+        }
+        return new IndexedFile(footer.file().relativePath(), object.size(), object.etag(), indexed, footer.rowCounts(), footer.compressedSizes());
+    }
+
+    private Path spillDirectory()
+    {
+        Path directory = Path.of(config.getSpillDirectory().orElse(System.getProperty("java.io.tmpdir")));
+        try {
+            return Files.createDirectories(directory);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot create key-index.spill-directory %s: %s".formatted(directory, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * A byte budget for row groups being hashed at once, on top of the files' concurrency: 128 row groups of 250,000
+     * keys would hold about 1 GB of hashes and buffers.
+     */
+    /**
+     * The procedure's query, cancelled or timed out: Trino does not interrupt a procedure, so the build asks.
+     */
+    private record Cancellation(SchemaTableName table, String column, BooleanSupplier cancelled)
+    {
+        void check()
+        {
+            if (cancelled.getAsBoolean()) {
+                throw new TrinoException(USER_CANCELED, "create_key_index of %s.%s stopped: its query was cancelled or timed out; the index is as it was".formatted(table, column));
+            }
+        }
+    }
+
+    private static final class InFlightMemory
+    {
+        // a reader's buffers (pages, decompression) beside the values' hashes
+        private static final long READER_BYTES = 1L << 20;
+
+        private final Semaphore kilobytes;
+        private final int total;
+
+        InFlightMemory(long bytes)
+        {
+            this.total = (int) Math.max(1, Math.min(Integer.MAX_VALUE, bytes >> 10));
+            this.kilobytes = new Semaphore(total);
+        }
+
+        static long estimate(long rows)
+        {
+            // a hash per row, twice while the distinct ones are sorted out
+            return rows * 2 * Long.BYTES + READER_BYTES;
+        }
+
+        void acquire(long bytes)
+                throws InterruptedException
+        {
+            kilobytes.acquire(permits(bytes));
+        }
+
+        void release(long bytes)
+        {
+            kilobytes.release(permits(bytes));
+        }
+
+        private int permits(long bytes)
+        {
+            // one row group larger than the whole budget still runs, alone
+            return (int) Math.min(total, Math.max(1, bytes >> 10));
+        }
+    }
+
+    private static final class Progress
+    {
+        private final SchemaTableName table;
+        private final String column;
+        private final int files;
+        private final AtomicInteger done = new AtomicInteger();
+        private final AtomicLong lastReport = new AtomicLong(System.nanoTime());
+
+        Progress(SchemaTableName table, String column, int files)
+        {
+            this.table = table;
+            this.column = column;
+            this.files = files;
+        }
+
+        void fileDone(IndexedFile file)
+        {
+            int count = done.incrementAndGet();
+            long now = System.nanoTime();
+            long last = lastReport.get();
+            if ((now - last > PROGRESS_INTERVAL_NANOS && lastReport.compareAndSet(last, now)) || count == files) {
+                log.info("Key index of %s.%s: %d of %d files read", table, column, count, files);
+            }
+        }
+    }
+}
