@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.keyindex.KeyIndexSelection;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -85,7 +86,7 @@ final class FileSplitPlanner
             recordPruned(1);
             return ImmutableList.of();
         }
-        ParquetFileMetadata file = metadataReader.footerForPruning(planned.object(), plan.table(), plan.readWholeFileUpTo(), plan.filterColumns(), plan.constrainedColumns(), pruningReads);
+        ParquetFileMetadata file = metadataReader.footer(FooterRequest.forPruning(planned.object(), plan.table(), plan.readWholeFileUpTo(), plan.filterColumns(), plan.constrainedColumns()), pruningReads);
         RowGroupSelection selection = pruner.prune(file, plan, RowGroupScope.WHOLE_FILE, pruningReads);
         pruningStats.add(selection.stats());
         totals.add(selection.stats());

@@ -5,6 +5,7 @@ import io.parquetbloom.hash.ValueHash;
 import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.ChunkDictionary;
 import io.parquetbloom.metadata.DictionaryRequest;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.LoadedDictionaries;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
@@ -97,7 +98,7 @@ final class KeyColumnHasher
     private Optional<long[]> dictionaryHashes(S3ObjectInfo object, int rowGroup)
     {
         ReadStats stats = new ReadStats(requests, new MetadataCacheStats());
-        ParquetFileMetadata file = metadataReader.footer(object, new SchemaTableName(table.schemaName(), table.tableName()), stats);
+        ParquetFileMetadata file = metadataReader.footer(FooterRequest.footer(object, new SchemaTableName(table.schemaName(), table.tableName())), stats);
         Optional<Type> field = fileField(file);
         // a dictionary holds values as stored: where a value has several encodings, only the values read are canonical
         if (field.isEmpty() || !field.get().isPrimitive() || !field.get().asPrimitiveType().equals(indexType) || !ParquetValueHasher.storedInOneEncoding(column.type(), indexType)) {

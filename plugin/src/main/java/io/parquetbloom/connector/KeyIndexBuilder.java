@@ -18,6 +18,7 @@ import io.parquetbloom.keyindex.KeyIndexState;
 import io.parquetbloom.keyindex.KeyIndexUnusableException;
 import io.parquetbloom.keyindex.KeyIndexWriter;
 import io.parquetbloom.keyindex.SegmentHeader;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.metadata.ParquetFileMetadata;
@@ -352,7 +353,7 @@ public class KeyIndexBuilder
         for (LakeFile file : files) {
             reads.add(() -> {
                 cancellation.check();
-                ParquetFileMetadata metadata = metadataReader.footer(file.object(), table.name(), new ReadStats(stats, new MetadataCacheStats()));
+                ParquetFileMetadata metadata = metadataReader.footer(FooterRequest.footer(file.object(), table.name()), new ReadStats(stats, new MetadataCacheStats()));
                 return switch (resolver.resolve(column.name(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
                     case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive());
                     // the reader gives NULL for every row: no key can match, nothing to index

@@ -7,6 +7,7 @@ import io.parquetbloom.health.ColumnHealth;
 import io.parquetbloom.health.FilterHealthScanner;
 import io.parquetbloom.health.TableHealth;
 import io.parquetbloom.metadata.FooterChunks;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
@@ -119,7 +120,7 @@ public final class TableStatisticsReader
                 .<Callable<Optional<ParquetFileMetadata>>>map(file -> () -> {
                     try {
                         // a lookup prunes these files next, by columns not known here: keep the filters their tails brought
-                        return Optional.of(metadataReader.footerWithFilters(file.object(), table.name(), stats));
+                        return Optional.of(metadataReader.footer(FooterRequest.withAllFilters(file.object(), table.name()), stats));
                     }
                     catch (RuntimeException e) {
                         // a file the query will report, or read whole; it adds nothing here

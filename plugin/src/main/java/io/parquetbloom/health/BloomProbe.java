@@ -4,6 +4,7 @@ import com.google.inject.Inject;
 import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.ChunkDictionary;
 import io.parquetbloom.metadata.DictionaryRequest;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -87,7 +88,7 @@ public class BloomProbe
         }
         ParquetFileMetadata file;
         try {
-            file = metadataReader.footerWithFilters(lakeFile.object(), table.name(), stats);
+            file = metadataReader.footer(FooterRequest.withAllFilters(lakeFile.object(), table.name()), stats);
         }
         catch (RuntimeException e) {
             // the split source keeps such a file whole and lets the reader report it

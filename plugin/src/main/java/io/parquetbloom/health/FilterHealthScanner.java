@@ -5,6 +5,7 @@ import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.ChunkDictionary;
 import io.parquetbloom.metadata.FooterChunks;
 import io.parquetbloom.metadata.FooterChunks.FooterChunk;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -122,7 +123,7 @@ public class FilterHealthScanner
     {
         ParquetFileMetadata file;
         try {
-            file = metadataReader.footerWithFilters(lakeFile.object(), table.name(), stats);
+            file = metadataReader.footer(FooterRequest.withAllFilters(lakeFile.object(), table.name()), stats);
         }
         catch (RuntimeException e) {
             return new FileResult.Unreadable("cannot read footer: " + e.getMessage());

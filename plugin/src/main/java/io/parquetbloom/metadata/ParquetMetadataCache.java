@@ -38,7 +38,10 @@ public class ParquetMetadataCache
 
     private final Cache<Key, Object> cache;
     // loads under way, so that concurrent callers for one key load once; kept apart from the cache because a load
-    // is an S3 read, too long to run inside the cache's own computation, which locks a bin of its map
+    // is an S3 read, too long to run inside the cache's own computation, which locks a bin of its map. Not Caffeine's
+    // AsyncCache: its in-flight entry weighs nothing and is re-weighed on completion, past the frequency check, so
+    // a scan of cold files flushes the hot ones (TestParquetMetadataCache.oneScanDoesNotFlushEntriesUsedOften keeps
+    // 0 of 50 with it); nor trino-cache's EvictableCache, which is Guava's LRU by segment
     private final Map<Key, CompletableFuture<Object>> loading = new ConcurrentHashMap<>();
     private final long maxWeight;
 

@@ -54,23 +54,19 @@ public class ParquetMetadataReader
     }
 
     /**
-     * The file's footer as the cache keeps it (the footer's bytes only; all the bytes read for an object listed
-     * without an ETag, which nothing is cached for).
-     *
-     * @param table the table whose files share a layout, for the learned tail size
+     * The file's footer for {@code request}'s purpose ({@link FooterRequest.Purpose}). For an object listed without an
+     * ETag nothing is cached, and the footer comes with all the bytes read.
      */
-    public ParquetFileMetadata footer(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
+    public ParquetFileMetadata footer(FooterRequest request, ReadStats stats)
     {
-        return retained(object, read(object, table, 0, Optional.of(Set.of()), false, stats));
-    }
-
-    /**
-     * {@link #footer}, keeping every filter the tail read brought in the caches: for the health tables and the probe,
-     * which look at every column's filter.
-     */
-    public ParquetFileMetadata footerWithFilters(S3ObjectInfo object, SchemaTableName table, ReadStats stats)
-    {
-        return retained(object, read(object, table, 0, Optional.empty(), true, stats));
+        S3ObjectInfo object = request.object();
+        SchemaTableName table = request.table();
+        return switch (request.purpose()) {
+            case FOOTER -> retained(object, read(object, table, 0, Optional.of(Set.of()), false, stats));
+            case ALL_FILTERS -> retained(object, read(object, table, 0, Optional.empty(), true, stats));
+            case PRUNING -> footerForPruning(object, table, request.readWholeUpTo(), request.filterColumns(), request.columns(), stats);
+            case READING -> footerForReading(object, table, request.readWholeUpTo(), request.filterColumns(), request.columns(), stats);
+        };
     }
 
     private static ParquetFileMetadata retained(S3ObjectInfo object, ParquetFileMetadata file)
@@ -91,7 +87,7 @@ public class ParquetMetadataReader
      * @param filterColumns the top-level columns (lower case) whose filters pruning asks for next
      * @param constrainedColumns the top-level columns (lower case) the plan constrains, whose chunks pruning reads
      */
-    public ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> filterColumns, Set<String> constrainedColumns, ReadStats stats)
+    private ParquetFileMetadata footerForPruning(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> filterColumns, Set<String> constrainedColumns, ReadStats stats)
     {
         FileKey key = FileKey.of(object);
         if (!key.cacheable()) {
@@ -166,7 +162,7 @@ public class ParquetMetadataReader
      * @param filterColumns the top-level columns (lower case) whose filters pruning asks for next
      * @param readColumns the top-level columns (lower case) the reader reads or filters on
      */
-    public ParquetFileMetadata footerForReading(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> filterColumns, Set<String> readColumns, ReadStats stats)
+    private ParquetFileMetadata footerForReading(S3ObjectInfo object, SchemaTableName table, long readWhole, Set<String> filterColumns, Set<String> readColumns, ReadStats stats)
     {
         FileKey key = FileKey.of(object);
         if (key.cacheable()) {

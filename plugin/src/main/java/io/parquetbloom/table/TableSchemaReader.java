@@ -3,6 +3,7 @@ package io.parquetbloom.table;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.parquetbloom.ParallelTasks;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
@@ -64,14 +65,14 @@ public class TableSchemaReader
         ReadStats readStats = new ReadStats(stats, new MetadataCacheStats());
         // the first lookup prunes this file next, by a column not known yet: keep the filters its tail brought, or
         // that lookup would fetch them again
-        ParquetFileMetadata newestFooter = metadataReader.footerWithFilters(newest.object(), table.name(), readStats);
+        ParquetFileMetadata newestFooter = metadataReader.footer(FooterRequest.withAllFilters(newest.object(), table.name()), readStats);
         if (!unionByName) {
             return dataColumns(newestFooter, table);
         }
         List<Callable<ParquetFileMetadata>> reads = table.files().stream()
                 .sorted(LakeFile.WRITE_ORDER.reversed())
                 .filter(file -> !file.equals(newest))
-                .<Callable<ParquetFileMetadata>>map(file -> () -> metadataReader.footer(file.object(), table.name(), readStats))
+                .<Callable<ParquetFileMetadata>>map(file -> () -> metadataReader.footer(FooterRequest.footer(file.object(), table.name()), readStats))
                 .toList();
         Map<String, DataColumn> union = new LinkedHashMap<>();
         Map<String, ParquetFileMetadata> declaredBy = new LinkedHashMap<>();

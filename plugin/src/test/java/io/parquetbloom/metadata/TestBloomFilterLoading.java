@@ -102,7 +102,7 @@ final class TestBloomFilterLoading
         InMemoryObjectStore store = new InMemoryObjectStore(writeFile());
         ParquetMetadataReader reader = TestingMetadata.create(store).reader();
         S3RequestStats requests = new S3RequestStats();
-        ParquetFileMetadata file = reader.footerWithFilters(store.object(), TABLE, new ReadStats(requests, new MetadataCacheStats()));
+        ParquetFileMetadata file = reader.footer(FooterRequest.withAllFilters(store.object(), TABLE), new ReadStats(requests, new MetadataCacheStats()));
         assertThat(requests.getRequests()).isEqualTo(1);
 
         // trino-parquet names the column "deviceid"; the footer says "deviceId"
@@ -122,8 +122,8 @@ final class TestBloomFilterLoading
         S3ObjectInfo unversioned = new S3ObjectInfo(store.object().location(), store.object().size(), "");
         TestingMetadata metadata = TestingMetadata.create(store);
         S3RequestStats requests = new S3RequestStats();
-        metadata.reader().footer(unversioned, TABLE, new ReadStats(requests, new MetadataCacheStats()));
-        ParquetFileMetadata file = metadata.reader().footer(unversioned, TABLE, new ReadStats(requests, new MetadataCacheStats()));
+        metadata.reader().footer(FooterRequest.footer(unversioned, TABLE), new ReadStats(requests, new MetadataCacheStats()));
+        ParquetFileMetadata file = metadata.reader().footer(FooterRequest.footer(unversioned, TABLE), new ReadStats(requests, new MetadataCacheStats()));
         assertThat(requests.getRequests()).isEqualTo(2);
         for (int i = 0; i < 2; i++) {
             MetadataCacheStats cacheStats = new MetadataCacheStats();

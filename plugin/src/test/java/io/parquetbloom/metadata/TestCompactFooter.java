@@ -91,7 +91,7 @@ final class TestCompactFooter
         ParquetMetadataReader reader = metadata.reader();
         S3ObjectInfo object = store.object();
 
-        ParquetFileMetadata read = reader.footerForPruning(object, TABLE, 0, Set.of("serial"), Set.of("serial"), new ReadStats());
+        ParquetFileMetadata read = reader.footer(FooterRequest.forPruning(object, TABLE, 0, Set.of("serial"), Set.of("serial")), new ReadStats());
         assertThat(store.gets()).isEqualTo(1);
         // read now: the whole footer and its tail, for this pruning
         assertThat(read.compacted()).isEmpty();
@@ -99,29 +99,29 @@ final class TestCompactFooter
         assertThat(metadata.budget().getFooterEntries()).isEqualTo(1);
 
         MetadataCacheStats cacheStats = new MetadataCacheStats();
-        ParquetFileMetadata cached = reader.footerForPruning(object, TABLE, 0, Set.of(), Set.of("serial"), new ReadStats(new S3RequestStats(), cacheStats));
+        ParquetFileMetadata cached = reader.footer(FooterRequest.forPruning(object, TABLE, 0, Set.of(), Set.of("serial")), new ReadStats(new S3RequestStats(), cacheStats));
         assertThat(store.gets()).isEqualTo(1);
         assertThat(cached.compacted()).isPresent();
         assertThat(cacheStats.footerHits()).isEqualTo(1);
 
         // another column: read again, then both are covered
-        reader.footerForPruning(object, TABLE, 0, Set.of(), Set.of("serial", "num"), new ReadStats());
+        reader.footer(FooterRequest.forPruning(object, TABLE, 0, Set.of(), Set.of("serial", "num")), new ReadStats());
         assertThat(store.gets()).isEqualTo(2);
-        assertThat(reader.footerForPruning(object, TABLE, 0, Set.of(), Set.of("num"), new ReadStats()).compacted().orElseThrow().columns()).containsExactlyInAnyOrder("serial", "num");
+        assertThat(reader.footer(FooterRequest.forPruning(object, TABLE, 0, Set.of(), Set.of("num")), new ReadStats()).compacted().orElseThrow().columns()).containsExactlyInAnyOrder("serial", "num");
         assertThat(store.gets()).isEqualTo(2);
 
         // a split's reader of columns the compact form holds reads with it
-        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "num"), new ReadStats()).compacted()).isPresent();
+        assertThat(reader.footer(FooterRequest.forReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "num")), new ReadStats()).compacted()).isPresent();
         assertThat(store.gets()).isEqualTo(2);
         // one reading another column needs the whole footer: read once more, then kept
-        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "fallback"), new ReadStats()).compacted()).isEmpty();
+        assertThat(reader.footer(FooterRequest.forReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "fallback")), new ReadStats()).compacted()).isEmpty();
         assertThat(store.gets()).isEqualTo(3);
-        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "fallback"), new ReadStats()).compacted()).isEmpty();
+        assertThat(reader.footer(FooterRequest.forReading(object, TABLE, 0, Set.of("serial"), Set.of("serial", "fallback")), new ReadStats()).compacted()).isEmpty();
         assertThat(store.gets()).isEqualTo(3);
         // the compact form still serves where it holds the columns
-        assertThat(reader.footerForReading(object, TABLE, 0, Set.of("serial"), Set.of("serial"), new ReadStats()).compacted()).isPresent();
+        assertThat(reader.footer(FooterRequest.forReading(object, TABLE, 0, Set.of("serial"), Set.of("serial")), new ReadStats()).compacted()).isPresent();
         // with the whole footer cached, planning uses it
-        assertThat(reader.footerForPruning(object, TABLE, 0, Set.of(), Set.of("fallback"), new ReadStats()).compacted()).isEmpty();
+        assertThat(reader.footer(FooterRequest.forPruning(object, TABLE, 0, Set.of(), Set.of("fallback")), new ReadStats()).compacted()).isEmpty();
         assertThat(store.gets()).isEqualTo(3);
     }
 
@@ -130,9 +130,9 @@ final class TestCompactFooter
     {
         InMemoryObjectStore store = new InMemoryObjectStore(TestingParquetFiles.serials(3, 50));
         TestingMetadata metadata = TestingMetadata.create(store);
-        ParquetFileMetadata read = metadata.reader().footerForPruning(store.object(), TABLE, 0, Set.of(), Set.of("serial"), new ReadStats());
+        ParquetFileMetadata read = metadata.reader().footer(FooterRequest.forPruning(store.object(), TABLE, 0, Set.of(), Set.of("serial")), new ReadStats());
         metadata.reader().keepForReading(read);
-        metadata.reader().footerForReading(store.object(), TABLE, 0, Set.of("serial"), Set.of("serial", "num", "fallback"), new ReadStats());
+        metadata.reader().footer(FooterRequest.forReading(store.object(), TABLE, 0, Set.of("serial"), Set.of("serial", "num", "fallback")), new ReadStats());
         assertThat(store.gets()).isEqualTo(1);
         // a compact footer is never handed to a reader
         ParquetFileMetadata compact = CompactFooter.of(read, Set.of("serial")).expand(store.object());

@@ -2,6 +2,7 @@ package io.parquetbloom.pruning;
 
 import io.airlift.slice.Slices;
 import io.parquetbloom.metadata.FooterReader;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.s3.S3RequestStats;
@@ -145,7 +146,7 @@ final class TestRowGroupPruner
         InMemoryObjectStore store = new InMemoryObjectStore(file);
         TestingMetadata metadata = TestingMetadata.create(store);
         PruningPlan plan = plan(domains, options);
-        ParquetFileMetadata footer = metadata.reader().footer(store.object(), plan.table(), new ReadStats());
+        ParquetFileMetadata footer = metadata.reader().footer(FooterRequest.footer(store.object(), plan.table()), new ReadStats());
         RowGroupSelection selection = metadata.pruner().prune(footer, plan, new RowGroupScope.ByteRange(splitStart, splitLength), new ReadStats());
         return new Pruned(selection.rowGroups(), selection.stats());
     }

@@ -27,11 +27,11 @@ final class TestMultipartParts
     @Test
     void partsAboveTwoGibibytes()
     {
-        List<S3ObjectStore.Part> parts = S3ObjectStore.parts(6 * GIB + 5, 5 * GIB / 2);
+        List<S3Writes.Part> parts = S3Writes.parts(6 * GIB + 5, 5 * GIB / 2);
         assertThat(parts).containsExactly(
-                new S3ObjectStore.Part(1, 0, 5 * GIB / 2),
-                new S3ObjectStore.Part(2, 5 * GIB / 2, 5 * GIB / 2),
-                new S3ObjectStore.Part(3, 5 * GIB, GIB + 5));
+                new S3Writes.Part(1, 0, 5 * GIB / 2),
+                new S3Writes.Part(2, 5 * GIB / 2, 5 * GIB / 2),
+                new S3Writes.Part(3, 5 * GIB, GIB + 5));
     }
 
     @Test
@@ -42,9 +42,9 @@ final class TestMultipartParts
         new Random(12).nextBytes(bytes);
         Path file = directory.resolve("segment.kidx");
         Files.write(file, bytes);
-        List<S3ObjectStore.Part> parts = S3ObjectStore.parts(bytes.length, 4_096);
+        List<S3Writes.Part> parts = S3Writes.parts(bytes.length, 4_096);
         assertThat(parts).hasSize(3);
-        for (S3ObjectStore.Part part : parts) {
+        for (S3Writes.Part part : parts) {
             byte[] expected = Arrays.copyOfRange(bytes, (int) part.offset(), (int) (part.offset() + part.length()));
             // an SDK retry opens the part again: the same bytes
             for (int attempt = 0; attempt < 2; attempt++) {

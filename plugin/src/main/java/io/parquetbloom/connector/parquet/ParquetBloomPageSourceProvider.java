@@ -10,6 +10,7 @@ import io.parquetbloom.connector.ParquetBloomTableHandle;
 import io.parquetbloom.connector.PruningPlans;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.FileKey;
+import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -157,7 +158,7 @@ public final class ParquetBloomPageSourceProvider
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
         // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
-        ParquetFileMetadata file = metadataReader.footerForReading(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), fileColumns(columns, constraint), readStats);
+        ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), fileColumns(columns, constraint)), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split);
         // the columns resolved once: the pruner uses the fields of the constrained ones
         Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
