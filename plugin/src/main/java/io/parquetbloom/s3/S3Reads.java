@@ -65,10 +65,7 @@ final class S3Reads
         if (object.hasEtag()) {
             request.ifMatch(S3Errors.quoted(object.etag()));
         }
-        customerKey.ifPresent(key -> request
-                .sseCustomerAlgorithm(key.algorithm())
-                .sseCustomerKey(key.keyBase64())
-                .sseCustomerKeyMD5(key.keyMd5Base64()));
+        SseCustomerKey.apply(customerKey, request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
         return request.build();
     }
 
@@ -120,10 +117,7 @@ final class S3Reads
                 .bucket(location.bucket())
                 .key(location.key())
                 .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
-        customerKey.ifPresent(key -> request
-                .sseCustomerAlgorithm(key.algorithm())
-                .sseCustomerKey(key.keyBase64())
-                .sseCustomerKeyMD5(key.keyMd5Base64()));
+        SseCustomerKey.apply(customerKey, request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
         try {
             ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request.build());
             byte[] bytes = response.asByteArrayUnsafe();

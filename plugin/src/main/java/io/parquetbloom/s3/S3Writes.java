@@ -59,10 +59,7 @@ final class S3Writes
             case PutCondition.Absent _ -> request.ifNoneMatch("*");
             case PutCondition.Matches(String etag) -> request.ifMatch(S3Errors.quoted(etag));
         }
-        customerKey.ifPresent(key -> request
-                .sseCustomerAlgorithm(key.algorithm())
-                .sseCustomerKey(key.keyBase64())
-                .sseCustomerKeyMD5(key.keyMd5Base64()));
+        SseCustomerKey.apply(customerKey, request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
         try {
             return Optional.of(S3Errors.stripQuotes(client.putObject(request.build(), body).eTag()));
         }
@@ -107,10 +104,7 @@ final class S3Writes
                 .bucket(location.bucket())
                 .key(location.key())
                 .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
-        customerKey.ifPresent(key -> create
-                .sseCustomerAlgorithm(key.algorithm())
-                .sseCustomerKey(key.keyBase64())
-                .sseCustomerKeyMD5(key.keyMd5Base64()));
+        SseCustomerKey.apply(customerKey, create::sseCustomerAlgorithm, create::sseCustomerKey, create::sseCustomerKeyMD5);
         String uploadId;
         try {
             uploadId = client.createMultipartUpload(create.build()).uploadId();
@@ -127,10 +121,7 @@ final class S3Writes
                         .uploadId(uploadId)
                         .partNumber(part.number())
                         .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
-                customerKey.ifPresent(key -> upload
-                        .sseCustomerAlgorithm(key.algorithm())
-                        .sseCustomerKey(key.keyBase64())
-                        .sseCustomerKeyMD5(key.keyMd5Base64()));
+                SseCustomerKey.apply(customerKey, upload::sseCustomerAlgorithm, upload::sseCustomerKey, upload::sseCustomerKeyMD5);
                 // streamed from the file (again on each retry): a part never sits in memory whole
                 RequestBody body = RequestBody.fromContentProvider(() -> part.open(file), part.length(), "application/octet-stream");
                 String etag = client.uploadPart(upload.build(), body).eTag();

@@ -3,6 +3,8 @@ package io.parquetbloom.s3;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,6 +47,19 @@ record SseCustomerKey(String keyBase64, String keyMd5Base64)
         catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /**
+     * Sets the key on a request builder (GET, PUT, multipart create and part), through its three setters; nothing
+     * without a key.
+     */
+    static void apply(Optional<SseCustomerKey> key, Consumer<String> algorithm, Consumer<String> keyBase64, Consumer<String> keyMd5Base64)
+    {
+        key.ifPresent(present -> {
+            algorithm.accept(present.algorithm());
+            keyBase64.accept(present.keyBase64());
+            keyMd5Base64.accept(present.keyMd5Base64());
+        });
     }
 
     @Override

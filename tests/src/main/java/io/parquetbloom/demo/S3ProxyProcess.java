@@ -136,6 +136,11 @@ public final class S3ProxyProcess
         return client(endpoint(), accessKey, secretKey);
     }
 
+    public boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
     public long pid()
     {
         return process.pid();

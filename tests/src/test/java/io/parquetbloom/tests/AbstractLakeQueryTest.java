@@ -1,24 +1,20 @@
 package io.parquetbloom.tests;
 
 import io.parquetbloom.testing.FilterOracle;
+import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
-import io.parquetbloom.testing.QueryMetrics;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
-import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * A real Trino (coordinator + worker) over a real S3 server holding the testing lake: {@code telemetry.events}
@@ -95,17 +91,8 @@ abstract class AbstractLakeQueryTest
         }
         return count;
     }
-    protected record Result(MaterializedResult rows, QueryMetrics metrics)
+    protected MeasuredResult run(Session session, String sql)
     {
-        Set<Long> seqs(int column)
-        {
-            return rows.getMaterializedRows().stream().map(row -> (Long) row.getField(column)).collect(Collectors.toSet());
-        }
-    }
-    protected Result run(Session session, String sql)
-    {
-        DistributedQueryRunner runner = getDistributedQueryRunner();
-        var result = runner.executeWithPlan(session, sql);
-        return new Result(result.result(), QueryMetrics.of(runner, result.queryId()));
+        return MeasuredResult.run(getDistributedQueryRunner(), session, sql);
     }
 }

@@ -2,6 +2,7 @@ package io.parquetbloom.tests;
 
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.parquetbloom.sbbf.BloomFilterMath;
+import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.trino.Session;
@@ -202,7 +203,7 @@ final class TestBloomFilterHealth
 
         // an absent device: every row group skipped by its dictionary, none read
         String absent = new UUID(0x8123456789abcdefL, 78).toString();
-        Result absentQuery = run(getSession(), "SELECT count(*) FROM events_trino WHERE device_id = '%s'".formatted(absent));
+        MeasuredResult absentQuery = run(getSession(), "SELECT count(*) FROM events_trino WHERE device_id = '%s'".formatted(absent));
         assertThat(absentQuery.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(absentQuery.metrics().get("planningRowGroupsPrunedByDictionary")).isEqualTo(rowGroups);
         assertThat(absentQuery.metrics().get("planningDictionaryPagesRead")).isEqualTo(rowGroups);
@@ -212,7 +213,7 @@ final class TestBloomFilterHealth
         List<TelemetryRow> written = lake.events().subList(0, rowGroups * TestingLake.ROWS_PER_ROW_GROUP);
         TelemetryRow target = written.get(7_777);
         Predicate<TelemetryRow> matches = row -> row.deviceId().equals(target.deviceId());
-        Result present = run(getSession(), "SELECT count(*) FROM events_trino WHERE device_id = '%s'".formatted(target.deviceId()));
+        MeasuredResult present = run(getSession(), "SELECT count(*) FROM events_trino WHERE device_id = '%s'".formatted(target.deviceId()));
         assertThat(present.rows().getOnlyValue()).isEqualTo(written.stream().filter(matches).count());
         assertThat(present.metrics().rowGroupsRead()).isEqualTo(rowGroupsOf(written, matches));
         assertThat(present.metrics().get("planningRowGroupsPrunedByDictionary")).isEqualTo(rowGroups - rowGroupsOf(written, matches));
@@ -296,7 +297,7 @@ final class TestBloomFilterHealth
         String absent = new UUID(0x8123456789abcdefL, 77).toString();
         for (String value : List.of(target.deviceId(), absent)) {
             Predicate<TelemetryRow> matches = row -> row.deviceId().equals(value);
-            Result query = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(value));
+            MeasuredResult query = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(value));
             assertThat(query.rows().getOnlyValue()).isEqualTo((long) oracle(matches).size());
             MaterializedResult probe = computeActual("""
                     SELECT row_group, statistics, bloom_filter, no_match_cache, read, skipped_by

@@ -6,6 +6,7 @@ import io.parquetbloom.demo.TrinoJdbc;
 import io.parquetbloom.demo.TrinoServerProcess;
 import io.parquetbloom.fixtures.ParquetFixtureWriter;
 import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -46,9 +47,8 @@ final class TestHealthTablesUnderSmallHeap
             throws Exception
     {
         Path work = Files.createTempDirectory("parquet-bloom-small-heap");
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"));
+        try (TestingS3 s3 = TestingS3.start("small-heap");
                 S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket(TestingLake.BUCKET));
             byte[] file = wideFile(work.resolve("wide.parquet"));
             List<String> keys = new ArrayList<>();
             for (int i = 0; i < FILES; i++) {

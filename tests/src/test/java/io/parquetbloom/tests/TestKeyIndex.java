@@ -13,8 +13,8 @@ import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.LakeFiles;
+import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
-import io.parquetbloom.testing.QueryMetrics;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
@@ -22,8 +22,6 @@ import io.trino.Session;
 import io.trino.dispatcher.DispatchManager;
 import io.trino.server.BasicQueryInfo;
 import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
-import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -125,8 +123,8 @@ final class TestKeyIndex
             createIndex("events", column);
             String sql = "SELECT seq FROM events WHERE " + lookup.sql();
             Set<Long> expected = lake.events().stream().filter(lookup.matches()).map(TelemetryRow::seq).collect(Collectors.toSet());
-            Result indexed = run(getSession(), sql);
-            Result plain = run(withoutIndex(getSession()), sql);
+            MeasuredResult indexed = run(getSession(), sql);
+            MeasuredResult plain = run(withoutIndex(getSession()), sql);
             assertThat(indexed.seqs()).as(column).isEqualTo(expected);
             assertThat(plain.seqs()).as(column).isEqualTo(expected);
             assertThat(indexed.metrics().get("keyIndexUnusable")).as(column).isZero();
@@ -143,7 +141,7 @@ final class TestKeyIndex
     void absentKeysInListsAndJoinsReadNoRowGroup()
     {
         createIndex("events", "device_id");
-        Result absent = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT));
+        MeasuredResult absent = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(ABSENT));
         assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(absent.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(EVENTS_ROW_GROUPS);
         assertThat(absent.metrics().get("filesPrunedBeforeSplits")).isEqualTo(EVENTS_FILES);
@@ -157,7 +155,7 @@ final class TestKeyIndex
         TelemetryRow target = lake.events().get(12_345);
         keys.add(target.deviceId());
         String in = keys.stream().map(key -> "'" + key + "'").collect(Collectors.joining(","));
-        Result list = run(getSession(), "SELECT seq FROM events WHERE device_id IN (%s)".formatted(in));
+        MeasuredResult list = run(getSession(), "SELECT seq FROM events WHERE device_id IN (%s)".formatted(in));
         Predicate<TelemetryRow> matches = row -> row.deviceId().equals(target.deviceId());
         assertThat(list.seqs()).isEqualTo(lake.events().stream().filter(matches).map(TelemetryRow::seq).collect(Collectors.toSet()));
         assertThat(list.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(EVENTS_ROW_GROUPS - rowGroupsHolding(matches));
@@ -166,15 +164,15 @@ final class TestKeyIndex
         TelemetryRow other = lake.events().get(33_333);
         String join = "SELECT e.seq FROM events e JOIN (VALUES '%s', '%s', '%s') k(id) ON e.device_id = k.id".formatted(target.deviceId(), other.deviceId(), ABSENT);
         Predicate<TelemetryRow> joined = row -> row.deviceId().equals(target.deviceId()) || row.deviceId().equals(other.deviceId());
-        Result joinResult = run(getSession(), join);
+        MeasuredResult joinResult = run(getSession(), join);
         assertThat(joinResult.seqs()).isEqualTo(lake.events().stream().filter(joined).map(TelemetryRow::seq).collect(Collectors.toSet()));
         assertThat(joinResult.metrics().get("filesCoveredByKeyIndex")).isEqualTo(EVENTS_FILES);
         assertThat(joinResult.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(EVENTS_ROW_GROUPS - rowGroupsHolding(joined));
 
         // IS NULL and ranges are not point lookups: the index is not consulted
-        Result range = run(getSession(), "SELECT count(*) FROM events WHERE device_id > 'f'");
+        MeasuredResult range = run(getSession(), "SELECT count(*) FROM events WHERE device_id > 'f'");
         assertThat(range.metrics().get("filesCoveredByKeyIndex")).isZero();
-        Result orNull = run(getSession(), "SELECT count(*) FROM events WHERE device_id IS NULL OR device_id = '%s'".formatted(target.deviceId()));
+        MeasuredResult orNull = run(getSession(), "SELECT count(*) FROM events WHERE device_id IS NULL OR device_id = '%s'".formatted(target.deviceId()));
         assertThat(orNull.rows().getOnlyValue()).isEqualTo(lake.events().stream().filter(matches).count());
         assertThat(orNull.metrics().get("filesCoveredByKeyIndex")).isZero();
         dropIndex("events", "device_id");
@@ -206,11 +204,11 @@ final class TestKeyIndex
         }
         assertThat(dataReads.stream().filter(read -> read.target().endsWith("part-00000.parquet") && dictionaries.stream().anyMatch(page -> page[0] == 0 && read.range().equals("bytes=%d-%d".formatted(page[1], page[2] - 1))))).hasSize(4);
         Session noDictionaries = Session.builder(getSession()).setCatalogSessionProperty("lake", "dictionary_pruning_enabled", "false").build();
-        Result absent = run(noDictionaries, "SELECT count(*) FROM serials WHERE serial = 'SN-000041'");
+        MeasuredResult absent = run(noDictionaries, "SELECT count(*) FROM serials WHERE serial = 'SN-000041'");
         assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(absent.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(8);
         assertThat(absent.metrics().rowGroupsRead()).isZero();
-        Result present = run(noDictionaries, "SELECT num FROM serials WHERE serial = 'SN-000042'");
+        MeasuredResult present = run(noDictionaries, "SELECT num FROM serials WHERE serial = 'SN-000042'");
         assertThat(present.rows().getOnlyColumnAsSet()).containsExactly(42L);
         assertThat(present.metrics().get("rowGroupsPrunedByKeyIndex")).isEqualTo(7);
         assertThat(present.metrics().rowGroupsRead()).isEqualTo(1);
@@ -533,7 +531,7 @@ final class TestKeyIndex
         assertThat((long) computeScalar("SELECT entries FROM \"%s$key_index\"".formatted(table))).isBetween(distinct - 3, distinct);
         for (int i : new int[] {0, 1, 2, 3, 999}) {
             BigDecimal value = values.get(i);
-            Result result = run(getSession(), "SELECT seq FROM %s WHERE amount = DECIMAL '%s'".formatted(table, value.toPlainString()));
+            MeasuredResult result = run(getSession(), "SELECT seq FROM %s WHERE amount = DECIMAL '%s'".formatted(table, value.toPlainString()));
             Set<Long> expected = new HashSet<>();
             for (int row = 0; row < values.size(); row++) {
                 if (values.get(row).compareTo(value) == 0) {
@@ -700,19 +698,9 @@ final class TestKeyIndex
 
     private record Lookup(String sql, Predicate<TelemetryRow> matches) {}
 
-    private record Result(MaterializedResult rows, QueryMetrics metrics)
+    private MeasuredResult run(Session session, String sql)
     {
-        Set<Long> seqs()
-        {
-            return rows.getMaterializedRows().stream().map(row -> (Long) row.getField(0)).collect(Collectors.toSet());
-        }
-    }
-
-    private Result run(Session session, String sql)
-    {
-        DistributedQueryRunner runner = getDistributedQueryRunner();
-        var result = runner.executeWithPlan(session, sql);
-        return new Result(result.result(), QueryMetrics.of(runner, result.queryId()));
+        return MeasuredResult.run(getDistributedQueryRunner(), session, sql);
     }
 
     private static Session withoutIndex(Session session)
@@ -788,7 +776,7 @@ final class TestKeyIndex
             TelemetryRow target = rows.get(i * 7_919 % rows.size());
             String sql = "SELECT count(*) FROM %s WHERE device_id IN ('%s', '%s')".formatted(table, target.deviceId(), ABSENT);
             long expected = rows.stream().filter(row -> row.deviceId().equals(target.deviceId())).count();
-            Result result = run(getSession(), sql);
+            MeasuredResult result = run(getSession(), sql);
             assertThat(result.rows().getOnlyValue()).as(sql).isEqualTo(expected);
             assertThat(result.metrics().get("filesCoveredByKeyIndex")).as(sql).isEqualTo(covered);
             assertThat(result.metrics().get("filesUncovered")).as(sql).isEqualTo(files - covered);
@@ -801,7 +789,7 @@ final class TestKeyIndex
         List<TelemetryRow> rows = new ArrayList<>(eventsOfFile(0));
         rows.addAll(eventsOfFile(1));
         TelemetryRow target = rows.get(4_321);
-        Result result = run(getSession(), "SELECT count(*) FROM %s WHERE device_id = '%s'".formatted(table, target.deviceId()));
+        MeasuredResult result = run(getSession(), "SELECT count(*) FROM %s WHERE device_id = '%s'".formatted(table, target.deviceId()));
         assertThat(result.rows().getOnlyValue()).isEqualTo(rows.stream().filter(row -> row.deviceId().equals(target.deviceId())).count());
         assertThat(result.metrics().get("keyIndexUnusable")).isEqualTo(1);
         assertThat(result.metrics().get("filesCoveredByKeyIndex")).isZero();

@@ -1,6 +1,5 @@
 package io.parquetbloom.tests;
 
-import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.keyindex.KeyIndexLocations;
 import io.parquetbloom.s3.S3Config;
 import io.parquetbloom.s3.S3Location;
@@ -11,13 +10,12 @@ import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
 import io.trino.spi.connector.SchemaTableName;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,10 +37,8 @@ final class TestLakeListing
     void tableOfManyFoldersIsListedCompletelyInFewRoundTrips()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-listing");
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"));
+        try (TestingS3 s3 = TestingS3.start("listing");
                 S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket("lake"));
             List<String> keys = new ArrayList<>();
             for (int day = 0; day < 23; day++) {
                 for (int file = 0; file < 100; file++) {
@@ -70,10 +66,8 @@ final class TestLakeListing
     void foldersWhoseNamesArePrefixesOfEachOtherAreListedOnceOverManyPages()
             throws Exception
     {
-        Path work = Files.createTempDirectory("parquet-bloom-listing");
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"));
+        try (TestingS3 s3 = TestingS3.start("listing");
                 S3Client client = s3.client()) {
-            client.createBucket(request -> request.bucket("lake"));
             // S3 order: eu/ < us x/ < us%2Fx/ < us-east/ < us-west/ < us.1/ < us/ < \uD83D\uDE00%3Ax/. The first page
             // (1,000 keys, all of eu/) guesses four ranges; cut without the slash (us-east, us-west, us) the cuts do
             // not increase and the last range lists us-east and us-west again

@@ -1,5 +1,6 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.trino.sql.planner.optimizations.PlanNodeSearcher;
@@ -112,7 +113,7 @@ final class TestLakeMetadata
         List<String> columns = describe.getMaterializedRows().stream().map(row -> row.getField(0) + " " + row.getField(1)).toList();
         assertThat(columns).endsWith("dt date", "h bigint");
         assertThat(computeScalar("SELECT count(*) FROM by_date")).isEqualTo(300L);
-        Result result = run(getSession(), "SELECT count(*), min(h) FROM by_date WHERE dt = DATE '2024-01-02'");
+        MeasuredResult result = run(getSession(), "SELECT count(*), min(h) FROM by_date WHERE dt = DATE '2024-01-02'");
         assertThat(result.rows().getMaterializedRows().getFirst().getFields()).containsExactly(200L, 14L);
         assertThat(result.metrics().rowGroupsTotal()).isEqualTo(1);
         assertThat(computeScalar("SELECT count(*) FROM by_date WHERE h = 3")).isEqualTo(100L);

@@ -1,5 +1,6 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.trino.Session;
@@ -35,14 +36,14 @@ final class TestNoMatchCacheQueries
         String absent = new UUID(0x8123456789abcdefL, 4242).toString();
         String absentSql = "SELECT count(*) FROM no_filters WHERE device_id = '%s'".formatted(absent);
 
-        Result cold = run(getSession(), absentSql);
+        MeasuredResult cold = run(getSession(), absentSql);
         assertThat(cold.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(cold.metrics().rowGroupsRead()).isEqualTo(2);
         assertThat(cold.metrics().get("rowGroupsRecordedNoMatch")).isEqualTo(2);
         assertThat(cold.metrics().getRequests()).isPositive();
 
         // the worker that read them skips both row groups: no data GET, nothing read
-        Result warm = run(getSession(), absentSql);
+        MeasuredResult warm = run(getSession(), absentSql);
         assertThat(warm.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(warm.metrics().prunedByNoMatchCache()).isEqualTo(2);
         assertThat(warm.metrics().rowGroupsRead()).isZero();
@@ -52,18 +53,18 @@ final class TestNoMatchCacheQueries
         TelemetryRow target = rows.get(3_000);
         long expected = rows.stream().filter(row -> row.deviceId().equals(target.deviceId())).count();
         assertThat(expected).isPositive();
-        Result present = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id = '%s'".formatted(target.deviceId()));
+        MeasuredResult present = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id = '%s'".formatted(target.deviceId()));
         assertThat(present.rows().getOnlyValue()).isEqualTo(expected);
         assertThat(present.metrics().prunedByNoMatchCache()).isZero();
-        Result list = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id IN ('%s', '%s')".formatted(absent, target.deviceId()));
+        MeasuredResult list = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id IN ('%s', '%s')".formatted(absent, target.deviceId()));
         assertThat(list.rows().getOnlyValue()).isEqualTo(expected);
-        Result again = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id IN ('%s', '%s')".formatted(absent, target.deviceId()));
+        MeasuredResult again = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id IN ('%s', '%s')".formatted(absent, target.deviceId()));
         assertThat(again.rows().getOnlyValue()).isEqualTo(expected);
         assertThat(again.metrics().rowGroupsRead()).isEqualTo(rowGroupsOf(rows, row -> row.deviceId().equals(target.deviceId())));
 
         // the session property turns it off
         Session noCache = Session.builder(getSession()).setCatalogSessionProperty("lake", "no_match_cache_enabled", "false").build();
-        Result disabled = run(noCache, absentSql);
+        MeasuredResult disabled = run(noCache, absentSql);
         assertThat(disabled.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(disabled.metrics().rowGroupsRead()).isEqualTo(2);
         assertThat(disabled.metrics().prunedByNoMatchCache()).isZero();
@@ -80,7 +81,7 @@ final class TestNoMatchCacheQueries
         // the flush travels with the next split to the worker, which drops its cache before reading it (a worker
         // applies any flush to its whole cache: it does not know the table's folder)
         getQueryRunner().execute("CALL lake.system.flush_metadata_cache(schema_name => 'telemetry', table_name => 'no_filters')");
-        Result afterFlush = run(getSession(), absentSql);
+        MeasuredResult afterFlush = run(getSession(), absentSql);
         assertThat(afterFlush.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(afterFlush.metrics().prunedByNoMatchCache()).isZero();
         assertThat(afterFlush.metrics().rowGroupsRead()).isEqualTo(2);
@@ -124,9 +125,9 @@ final class TestNoMatchCacheQueries
             String sql = "SELECT seq FROM events WHERE " + lookup.getKey();
             Set<Long> expected = oracle(lookup.getValue()).stream().map(TelemetryRow::seq).collect(Collectors.toSet());
             long holding = rowGroupsHolding(lookup.getValue());
-            Result first = run(memoOnly, sql);
+            MeasuredResult first = run(memoOnly, sql);
             assertThat(first.seqs(0)).as(lookup.getKey()).isEqualTo(expected).isNotEmpty();
-            Result second = run(memoOnly, sql);
+            MeasuredResult second = run(memoOnly, sql);
             assertThat(second.seqs(0)).as(lookup.getKey()).isEqualTo(expected);
             assertThat(second.metrics().rowGroupsRead()).as(lookup.getKey()).isEqualTo(holding);
             assertThat(second.metrics().prunedByNoMatchCache()).as(lookup.getKey()).isEqualTo(ROW_GROUPS - holding);

@@ -1,6 +1,7 @@
 package io.parquetbloom.tests;
 
 import io.parquetbloom.testing.FilterOracle;
+import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.trino.Session;
@@ -39,7 +40,7 @@ final class TestRowGroupPruning
         TelemetryRow target = lake.events().get(4321);
         List<TelemetryRow> expected = oracle(row -> row.deviceId().equals(target.deviceId()));
         String sql = "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId());
-        Result result = run(getSession(), sql);
+        MeasuredResult result = run(getSession(), sql);
         assertThat(result.seqs(0)).isEqualTo(expected.stream().map(TelemetryRow::seq).collect(Collectors.toSet()));
         assertThat(result.rows().getRowCount()).isEqualTo(expected.size());
 
@@ -60,7 +61,7 @@ final class TestRowGroupPruning
     {
         // inside every row group's min/max range, so only the bloom filters can exclude it
         String absent = new UUID(0x8123456789abcdefL, 42).toString();
-        Result result = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
+        MeasuredResult result = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
         assertThat(result.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(result.metrics().rowGroupsTotal()).isEqualTo(ROW_GROUPS);
         // this key has no false positive in any filter: no file could match, no split was scheduled, no worker read
@@ -71,12 +72,12 @@ final class TestRowGroupPruning
         assertThat(result.metrics().get("s3GetRequests")).isZero();
 
         // warm: the coordinator's cache answers, not a single GET
-        Result warm = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
+        MeasuredResult warm = run(getSession(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
         assertThat(warm.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(warm.metrics().getRequests()).isZero();
         assertThat(warm.metrics().get("planningMetadataCacheFooterHits")).isEqualTo(FILES);
 
-        Result unpruned = run(noPruning(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
+        MeasuredResult unpruned = run(noPruning(), "SELECT count(*) FROM events WHERE device_id = '%s'".formatted(absent));
         assertThat(unpruned.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(unpruned.metrics().prunedByBloomFilter()).isZero();
         // the reader coalesces a file's chunks into one GET, so the saving shows in bytes
@@ -96,7 +97,7 @@ final class TestRowGroupPruning
             List<TelemetryRow> expected = oracle(row -> keySet.contains(row.deviceId()));
             String sql = "SELECT count(*), coalesce(sum(seq %% 1000), 0) FROM events WHERE device_id IN (%s)".formatted(
                     keys.stream().map(key -> "'" + key + "'").collect(Collectors.joining(",")));
-            Result result = run(getSession(), sql);
+            MeasuredResult result = run(getSession(), sql);
             MaterializedRow row = result.rows().getMaterializedRows().getFirst();
             assertThat(row.getField(0)).as("IN of %d", size).isEqualTo((long) expected.size());
             assertThat(row.getField(1)).as("IN of %d", size).isEqualTo(expected.stream().mapToLong(value -> value.seq() % 1000).sum());
@@ -114,7 +115,7 @@ final class TestRowGroupPruning
         assertThat(computeScalar("SELECT count(*) FROM events WHERE note IS NULL")).isEqualTo(nulls);
         TelemetryRow target = lake.events().stream().filter(row -> row.note() != null).skip(100).findFirst().orElseThrow();
         long expected = oracle(row -> row.note() == null || row.note().equals(target.note())).size();
-        Result result = run(getSession(), "SELECT count(*) FROM events WHERE note = '%s' OR note IS NULL".formatted(target.note()));
+        MeasuredResult result = run(getSession(), "SELECT count(*) FROM events WHERE note = '%s' OR note IS NULL".formatted(target.note()));
         assertThat(result.rows().getOnlyValue()).isEqualTo(expected);
         // every row group has NULL notes, so a filter cannot exclude any of them
         assertThat(result.metrics().prunedByBloomFilter()).isZero();
@@ -148,12 +149,12 @@ final class TestRowGroupPruning
      */
     private void assertLookup(String predicate, Predicate<TelemetryRow> oraclePredicate, String column, Object absentValue, String absentLiteral)
     {
-        Result result = run(getSession(), "SELECT seq FROM events WHERE " + predicate);
+        MeasuredResult result = run(getSession(), "SELECT seq FROM events WHERE " + predicate);
         assertThat(result.seqs(0)).as(predicate).isEqualTo(oracle(oraclePredicate).stream().map(TelemetryRow::seq).collect(Collectors.toSet()));
         assertThat(result.seqs(0)).as(predicate).isNotEmpty();
         if (absentValue != null) {
             String absentPredicate = "%s = %s".formatted(column, absentLiteral);
-            Result absent = run(getSession(), "SELECT count(*) FROM events WHERE " + absentPredicate);
+            MeasuredResult absent = run(getSession(), "SELECT count(*) FROM events WHERE " + absentPredicate);
             assertThat(absent.rows().getOnlyValue()).as(absentPredicate).isEqualTo(0L);
             assertThat(absent.metrics().surviving()).as(absentPredicate).isEqualTo(filterOracle.rowGroupsKept(column, absentValue));
         }
@@ -163,7 +164,7 @@ final class TestRowGroupPruning
     void partitionPruning()
     {
         TelemetryRow target = lake.events().stream().filter(row -> row.region().equals("us")).findFirst().orElseThrow();
-        Result result = run(getSession(), "SELECT count(*) FROM events WHERE region = 'us' AND device_id = '%s'".formatted(target.deviceId()));
+        MeasuredResult result = run(getSession(), "SELECT count(*) FROM events WHERE region = 'us' AND device_id = '%s'".formatted(target.deviceId()));
         assertThat(result.rows().getOnlyValue()).isEqualTo((long) oracle(row -> row.region().equals("us") && row.deviceId().equals(target.deviceId())).size());
         assertThat(result.metrics().rowGroupsTotal()).isEqualTo(ROW_GROUPS / 2);
         assertThat(computeScalar("SELECT count(*) FROM events WHERE region = 'eu'")).isEqualTo((long) oracle(row -> row.region().equals("eu")).size());
@@ -180,7 +181,7 @@ final class TestRowGroupPruning
         List<TelemetryRow> written = lake.events().subList(0, rows);
         assertThat(computeScalar("SELECT count(*) FROM events_trino")).isEqualTo((long) rows);
         for (TelemetryRow target : List.of(written.get(5), written.get(rows - 5))) {
-            Result byTrace = run(getSession(), "SELECT seq, device_id FROM events_trino WHERE trace_id = '%s'".formatted(target.traceId()));
+            MeasuredResult byTrace = run(getSession(), "SELECT seq, device_id FROM events_trino WHERE trace_id = '%s'".formatted(target.traceId()));
             assertThat(byTrace.seqs(0)).containsExactly(target.seq());
             assertThat(byTrace.metrics().surviving()).isEqualTo(trinoFiles.rowGroupsKept("trace_id", Binary.fromString(target.traceId())));
             assertThat(computeScalar("SELECT count(*) FROM events_trino WHERE device_id = '%s'".formatted(target.deviceId())))
@@ -190,7 +191,7 @@ final class TestRowGroupPruning
             assertThat(computeScalar("SELECT count(*) FROM events_trino WHERE payload = X'%s'".formatted(HexFormat.of().formatHex(target.payload()))))
                     .isEqualTo(written.stream().filter(row -> Arrays.equals(row.payload(), target.payload())).count());
         }
-        Result absent = run(getSession(), "SELECT count(*) FROM events_trino WHERE trace_id = '8000000000000000000000000000000a'");
+        MeasuredResult absent = run(getSession(), "SELECT count(*) FROM events_trino WHERE trace_id = '8000000000000000000000000000000a'");
         assertThat(absent.rows().getOnlyValue()).isEqualTo(0L);
         assertThat(absent.metrics().surviving()).isEqualTo(trinoFiles.rowGroupsKept("trace_id", Binary.fromString("8000000000000000000000000000000a")));
     }
@@ -205,7 +206,7 @@ final class TestRowGroupPruning
         Session session = Session.builder(getSession())
                 .setSystemProperty("join_distribution_type", "BROADCAST")
                 .build();
-        Result result = run(session, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
+        MeasuredResult result = run(session, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
         assertThat(result.rows().getOnlyValue()).isEqualTo(expectedJoin);
         assertThat(expected).isPositive();
         // 2 present keys live in a few row groups; the dynamic filter's 10 keys prune the rest
@@ -222,10 +223,10 @@ final class TestRowGroupPruning
                 .setCatalogSessionProperty("lake", "bloom_filter_enabled", "false")
                 .setCatalogSessionProperty("lake", "statistics_pruning_enabled", "false")
                 .build();
-        Result first = run(memoOnly, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
+        MeasuredResult first = run(memoOnly, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
         assertThat(first.rows().getOnlyValue()).isEqualTo(expectedJoin);
         assertThat(first.metrics().get("rowGroupsRecordedNoMatch")).as("%s", first.metrics().counts()).isEqualTo(ROW_GROUPS - holding);
-        Result again = run(memoOnly, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
+        MeasuredResult again = run(memoOnly, "SELECT count(*) FROM events e JOIN keys k ON e.device_id = k.device_id");
         assertThat(again.rows().getOnlyValue()).isEqualTo(expectedJoin);
         // plus the one row group of the keys table
         assertThat(again.metrics().rowGroupsRead()).as("%s", again.metrics().counts()).isEqualTo(holding + 1);
@@ -235,7 +236,7 @@ final class TestRowGroupPruning
     void tableWithoutFilters()
     {
         TelemetryRow target = lake.events().get(10);
-        Result result = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id = '%s'".formatted(target.deviceId()));
+        MeasuredResult result = run(getSession(), "SELECT count(*) FROM no_filters WHERE device_id = '%s'".formatted(target.deviceId()));
         long expected = lake.events().subList(0, 2 * TestingLake.ROWS_PER_ROW_GROUP).stream().filter(row -> row.deviceId().equals(target.deviceId())).count();
         assertThat(result.rows().getOnlyValue()).isEqualTo(expected);
         assertThat(result.metrics().prunedByBloomFilter()).isZero();
