@@ -1,5 +1,6 @@
 package io.parquetbloom.connector;
 
+import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.parquetbloom.hash.ParquetValueHasher;
 import io.parquetbloom.hash.ValueHash;
 import io.parquetbloom.metadata.BloomFilterKey;
@@ -19,12 +20,8 @@ import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
-import io.trino.spi.connector.ConnectorPageSourceProvider;
-import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SourcePage;
-import io.trino.spi.predicate.TupleDomain;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
@@ -32,7 +29,6 @@ import org.apache.parquet.schema.Type;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,35 +38,31 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The hashes of a row group's key values: from the chunk's dictionary page alone where the chunk is entirely
- * dictionary-encoded in the index's Parquet type; otherwise from the key column read through the connector's own page
- * source (so every value is exactly what a query reads), each distinct non-null value hashed as a bloom filter of the
+ * dictionary-encoded in the index's Parquet type; otherwise from the key column read by the connector's own reader
+ * ({@link ParquetBloomPageSourceProvider#readRowGroups}, so every value is exactly what a query reads), each distinct non-null value hashed as a bloom filter of the
  * index's Parquet type would hash it. Either way the same rule hashes a lookup's literal, so the literal finds the
  * entry.
  */
 final class KeyColumnHasher
 {
-    private final ConnectorPageSourceProvider pageSources;
-    private final ConnectorSession session;
-    private final ParquetBloomTableHandle table;
+    private final ParquetBloomPageSourceProvider pageSources;
+    private final SchemaTableName table;
     private final ParquetBloomColumnHandle column;
     private final PrimitiveType indexType;
-    private final long metadataCacheFlush;
     private final ParquetMetadataReader metadataReader;
     private final FileColumnResolver resolver;
     private final S3RequestStats requests;
     private final AtomicLong rowGroupsFromDictionaries = new AtomicLong();
 
-    KeyColumnHasher(ConnectorPageSourceProvider pageSources, ParquetMetadataReader metadataReader, FileColumnResolver resolver, ConnectorSession session, ParquetBloomTableHandle table, ParquetBloomColumnHandle column, PrimitiveType indexType, long metadataCacheFlush, S3RequestStats requests)
+    KeyColumnHasher(ParquetBloomPageSourceProvider pageSources, ParquetMetadataReader metadataReader, FileColumnResolver resolver, SchemaTableName table, ParquetBloomColumnHandle column, PrimitiveType indexType, S3RequestStats requests)
     {
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.resolver = requireNonNull(resolver, "resolver is null");
         this.requests = requireNonNull(requests, "requests is null");
         this.pageSources = requireNonNull(pageSources, "pageSources is null");
-        this.session = requireNonNull(session, "session is null");
         this.table = requireNonNull(table, "table is null");
         this.column = requireNonNull(column, "column is null");
         this.indexType = requireNonNull(indexType, "indexType is null");
-        this.metadataCacheFlush = metadataCacheFlush;
     }
 
     // a dictionary of more entries than this is read as values instead; trino-parquet's page reader bounds pages anyway
@@ -98,7 +90,7 @@ final class KeyColumnHasher
     private Optional<long[]> dictionaryHashes(S3ObjectInfo object, int rowGroup)
     {
         ReadStats stats = new ReadStats(requests, new MetadataCacheStats());
-        ParquetFileMetadata file = metadataReader.footer(FooterRequest.footer(object, new SchemaTableName(table.schemaName(), table.tableName())), stats);
+        ParquetFileMetadata file = metadataReader.footer(FooterRequest.footer(object, table), stats);
         Optional<Type> field = fileField(file);
         // a dictionary holds values as stored: where a value has several encodings, only the values read are canonical
         if (field.isEmpty() || !field.get().isPrimitive() || !field.get().asPrimitiveType().equals(indexType) || !ParquetValueHasher.storedInOneEncoding(column.type(), indexType)) {
@@ -143,12 +135,10 @@ final class KeyColumnHasher
 
     private Optional<long[]> valueHashes(S3ObjectInfo object, int rowGroup)
     {
-        ParquetBloomSplit split = new ParquetBloomSplit(object.location().toString(), object.size(), object.etag(), 0, object.size(), Map.of(), Optional.of(List.of(rowGroup)), metadataCacheFlush);
-        ParquetBloomTableHandle unconstrained = new ParquetBloomTableHandle(table.schemaName(), table.tableName(), TupleDomain.all());
         io.trino.spi.type.Type type = column.type();
         long[] hashes = new long[1024];
         int count = 0;
-        try (ConnectorPageSource source = pageSources.createPageSource(ParquetBloomTransactionHandle.create(), session, split, unconstrained, Optional.empty(), List.of(column), DynamicFilter.EMPTY)) {
+        try (ConnectorPageSource source = pageSources.readRowGroups(object, table, List.of(column), List.of(rowGroup), requests)) {
             while (!source.isFinished()) {
                 SourcePage page = source.getNextSourcePage();
                 if (page == null) {

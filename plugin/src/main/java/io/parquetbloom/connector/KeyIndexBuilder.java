@@ -4,6 +4,7 @@ import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
 import io.airlift.log.Logger;
 import io.parquetbloom.ParallelTasks;
+import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.parquetbloom.keyindex.EntrySorter;
 import io.parquetbloom.keyindex.IndexedFile;
 import io.parquetbloom.keyindex.KeyIndexBuildStats;
@@ -35,11 +36,8 @@ import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnNotFoundException;
-import io.trino.spi.connector.ConnectorPageSourceProvider;
-import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
-import io.trino.spi.predicate.TupleDomain;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
@@ -91,12 +89,11 @@ public class KeyIndexBuilder
     private final TableSchemaReader schemaReader;
     private final ParquetMetadataReader metadataReader;
     private final FileColumnResolver resolver;
-    private final ConnectorPageSourceProvider pageSources;
+    private final ParquetBloomPageSourceProvider pageSources;
     private final KeyIndexReader indexReader;
     private final KeyIndexCompactor compactor;
     private final KeyIndexPublisher publisher;
     private final S3ObjectStore store;
-    private final MetadataCacheFlusher flusher;
     private final KeyIndexConfig config;
     private final int concurrency;
     private final ExecutorService executor;
@@ -108,12 +105,11 @@ public class KeyIndexBuilder
             TableSchemaReader schemaReader,
             ParquetMetadataReader metadataReader,
             FileColumnResolver resolver,
-            ConnectorPageSourceProvider pageSources,
+            ParquetBloomPageSourceProvider pageSources,
             KeyIndexReader indexReader,
             KeyIndexCompactor compactor,
             KeyIndexPublisher publisher,
             S3ObjectStore store,
-            MetadataCacheFlusher flusher,
             KeyIndexConfig config,
             MetadataConfig metadataConfig,
             @ForParquetBloomMetadata ExecutorService executor,
@@ -129,7 +125,6 @@ public class KeyIndexBuilder
         this.indexReader = requireNonNull(indexReader, "indexReader is null");
         this.compactor = requireNonNull(compactor, "compactor is null");
         this.store = requireNonNull(store, "store is null");
-        this.flusher = requireNonNull(flusher, "flusher is null");
         this.config = requireNonNull(config, "config is null");
         this.concurrency = metadataConfig.getMetadataConcurrency();
         this.executor = requireNonNull(executor, "executor is null");
@@ -140,11 +135,11 @@ public class KeyIndexBuilder
      * and before each write, so a cancelled build stops within about one row group's read and, until it replaces the
      * pointer, changes nothing
      */
-    public BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled)
+    public BuildResult build(SchemaTableName name, String columnName, BooleanSupplier cancelled)
     {
         buildStats.built();
         try {
-            return build(session, name, columnName, cancelled, false);
+            return build(name, columnName, cancelled, false);
         }
         catch (RuntimeException e) {
             if (e instanceof TrinoException trino && trino.getErrorCode().equals(USER_CANCELED.toErrorCode())) {
@@ -157,7 +152,7 @@ public class KeyIndexBuilder
         }
     }
 
-    private BuildResult build(ConnectorSession session, SchemaTableName name, String columnName, BooleanSupplier cancelled, boolean repairing)
+    private BuildResult build(SchemaTableName name, String columnName, BooleanSupplier cancelled, boolean repairing)
     {
         long start = System.nanoTime();
         S3RequestStats stats = new S3RequestStats();
@@ -186,7 +181,7 @@ public class KeyIndexBuilder
             // the whole index needs, so merging never cuts it shorter than a lookup of the whole table wants
             Optional<String> knownType = kept.reversed().stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
             long indexedEntries = kept.stream().mapToLong(loaded -> loaded.segment().entries()).sum();
-            NewSegment segment = writeSegment(session, table, column, toRead, knownType, indexedEntries, start, cancellation, stats);
+            NewSegment segment = writeSegment(table, column, toRead, knownType, indexedEntries, start, cancellation, stats);
             added = Optional.of(segment.reference());
             notIndexed = segment.notIndexed();
         }
@@ -202,7 +197,7 @@ public class KeyIndexBuilder
         long orphans = publisher.deleteOrphans(table.companionFolder(), column.name(), next, committed, stats);
         if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), column.name(), segment))) {
             // the compaction found a damaged page: once more, now leaving that segment out and reading its files
-            return build(session, name, columnName, cancelled, true);
+            return build(name, columnName, cancelled, true);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
@@ -305,7 +300,7 @@ public class KeyIndexBuilder
         return publisher.publish(table.name(), table.companionFolder(), column, expectedEtag, next, added, stats);
     }
 
-    private NewSegment writeSegment(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, Cancellation cancellation, S3RequestStats stats)
+    private NewSegment writeSegment(LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, Cancellation cancellation, S3RequestStats stats)
     {
         List<FileFooter> footers = readFooters(table, column, files, cancellation, stats);
         PrimitiveType indexType = indexType(table, column, footers, knownType);
@@ -316,7 +311,7 @@ public class KeyIndexBuilder
         Path directory = spillDirectory();
         // half the build memory sorts entries, half holds the row groups being hashed
         try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes() / 2, directory)) {
-            List<IndexedFile> indexed = hashFiles(session, table, column, footers, indexType, rowGroupBits, hashBits, sorter, cancellation, stats);
+            List<IndexedFile> indexed = hashFiles(table, column, footers, indexType, rowGroupBits, hashBits, sorter, cancellation, stats);
             Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
             try {
                 SegmentHeader header = new SegmentHeader(column.name(), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
@@ -384,10 +379,9 @@ public class KeyIndexBuilder
                 .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table.name())));
     }
 
-    private List<IndexedFile> hashFiles(ConnectorSession session, LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, Cancellation cancellation, S3RequestStats stats)
+    private List<IndexedFile> hashFiles(LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, Cancellation cancellation, S3RequestStats stats)
     {
-        ParquetBloomTableHandle handle = new ParquetBloomTableHandle(table.name().getSchemaName(), table.name().getTableName(), TupleDomain.all());
-        KeyColumnHasher hasher = new KeyColumnHasher(pageSources, metadataReader, resolver, session, handle, column, indexType, flusher.epoch(), stats);
+        KeyColumnHasher hasher = new KeyColumnHasher(pageSources, metadataReader, resolver, table.name(), column, indexType, stats);
         Progress progress = new Progress(table.name(), column.name(), footers.size());
         // row groups being hashed hold their values' hashes and a reader's buffers: at most half the build memory
         InFlightMemory inFlight = new InFlightMemory(config.getBuildMemory().toBytes() / 2);

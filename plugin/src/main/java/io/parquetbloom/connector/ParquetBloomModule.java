@@ -28,7 +28,6 @@ import io.parquetbloom.pruning.PruningModule;
 import io.parquetbloom.s3.S3Module;
 import io.parquetbloom.table.LakeModule;
 import io.trino.spi.catalog.CatalogName;
-import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.function.FunctionProvider;
 import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.procedure.Procedure;
@@ -68,8 +67,6 @@ public class ParquetBloomModule
         binder.bind(TableStatisticsReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
-        // the key index build reads key columns as queries read them, through the SPI
-        binder.bind(ConnectorPageSourceProvider.class).to(ParquetBloomPageSourceProvider.class);
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(MetadataCacheFlusher.class).in(Scopes.SINGLETON);
         binder.bind(KeyIndexBuilder.class).in(Scopes.SINGLETON);

@@ -34,62 +34,92 @@ public final class FilterAdvisor
     {
         OptionalDouble queryShare = share.queries() == 0 ? OptionalDouble.empty() : OptionalDouble.of(share.share(health.column().toLowerCase(Locale.ROOT)));
         double targetBitsPerValue = BloomFilterMath.bitsPerValue(thresholds.targetFpp());
-        double writerFpp = WriterSettings.classicFppFor(targetBitsPerValue);
         long distinctValues = (long) Math.ceil(health.maxDistinctValuesPerRowGroup().orElse(health.maxValuesPerRowGroup()));
-        long bytes = BloomFilterMath.optimalNumBytes(Math.max(1, distinctValues), thresholds.targetFpp(), true);
-        boolean clustered = health.minMaxOverlap().isPresent() && health.minMaxOverlap().getAsDouble() <= CLUSTERED_OVERLAP;
-        String overlap = health.minMaxOverlap().isPresent() ? "row groups' min/max ranges overlap %s of the others".formatted(percent(health.minMaxOverlap().getAsDouble())) : "no min/max statistics";
-        String queries = queryShare.isPresent()
-                ? "constrained by =, IN or a join in %s of the last %d queries on the table".formatted(percent(queryShare.getAsDouble()), share.queries())
-                : "no recent query on the table to measure how often lookups use it";
-        boolean rarelyQueried = queryShare.isPresent() && queryShare.getAsDouble() < thresholds.minQueryShare();
+        Facts facts = new Facts(
+                health,
+                thresholds,
+                new Advice(health, share.queries(), queryShare),
+                queryShare,
+                queryShare.isPresent()
+                        ? "constrained by =, IN or a join in %s of the last %d queries on the table".formatted(percent(queryShare.getAsDouble()), share.queries())
+                        : "no recent query on the table to measure how often lookups use it",
+                health.minMaxOverlap().isPresent() ? "row groups' min/max ranges overlap %s of the others".formatted(percent(health.minMaxOverlap().getAsDouble())) : "no min/max statistics",
+                health.minMaxOverlap().isPresent() && health.minMaxOverlap().getAsDouble() <= CLUSTERED_OVERLAP,
+                queryShare.isPresent() && queryShare.getAsDouble() < thresholds.minQueryShare(),
+                distinctValues,
+                BloomFilterMath.optimalNumBytes(Math.max(1, distinctValues), thresholds.targetFpp(), true),
+                WriterSettings.classicFppFor(targetBitsPerValue));
+        return health.hasFilters() ? withFilters(facts) : withoutFilters(facts);
+    }
 
-        Advice advice = new Advice(health, share.queries(), queryShare);
-        if (!health.hasFilters()) {
-            String unusable = health.rowGroupsWithUnusableFilter() > 0 ? " (%d row groups have a filter this connector cannot use)".formatted(health.rowGroupsWithUnusableFilter()) : "";
-            if (clustered) {
-                return advice.keep("no filter needed: " + overlap + ", statistics skip row groups already" + unusable);
-            }
-            if (health.rowGroupsDictionaryEncoded() == health.rowGroups()) {
-                return advice.keep("no filter needed: every row group's chunk is entirely dictionary-encoded, and lookups skip row groups whose dictionary lacks the value (dictionary pruning)" + unusable);
-            }
-            if (health.maxValuesPerPartition() < thresholds.minDistinctValues()) {
-                return advice.keep("no filter needed: at most %d values per partition, below %d".formatted(health.maxValuesPerPartition(), thresholds.minDistinctValues()) + unusable);
-            }
-            if (queryShare.isEmpty() || rarelyQueried) {
-                return advice.keep("no filter needed: " + queries + unusable);
-            }
-            String dictionaries = health.rowGroupsDictionaryEncoded() > 0 ? "; %d of %d row groups are entirely dictionary-encoded and pruned by their dictionaries".formatted(health.rowGroupsDictionaryEncoded(), health.rowGroups()) : "";
-            return advice.verdict(ADD, "%s; up to %d values per partition (no filter to count distinct ones), %s: lookups read every row group%s%s"
-                    .formatted(queries, health.maxValuesPerPartition(), overlap, health.rowGroupsDictionaryEncoded() > 0 ? " without a dictionary" : "", unusable + dictionaries), distinctValues, bytes, WriterSettings.enable(health.column(), distinctValues, writerFpp, bytes));
+    /**
+     * What the advice rests on, worked out once.
+     *
+     * @param queries how often recent queries looked the column up, in words
+     * @param overlap how far the row groups' min/max ranges overlap, in words
+     * @param bytes the filter size that gives the target rate for {@code distinctValues}
+     */
+    private record Facts(ColumnHealth health, AdviceThresholds thresholds, Advice advice, OptionalDouble queryShare, String queries, String overlap, boolean clustered, boolean rarelyQueried, long distinctValues, long bytes, double writerFpp)
+    {
+        WriterSettings enable()
+        {
+            return WriterSettings.enable(health.column(), distinctValues, writerFpp, bytes);
         }
+    }
+
+    private static ColumnAdvice withoutFilters(Facts facts)
+    {
+        ColumnHealth health = facts.health();
+        Advice advice = facts.advice();
+        String unusable = health.rowGroupsWithUnusableFilter() > 0 ? " (%d row groups have a filter this connector cannot use)".formatted(health.rowGroupsWithUnusableFilter()) : "";
+        if (facts.clustered()) {
+            return advice.keep("no filter needed: " + facts.overlap() + ", statistics skip row groups already" + unusable);
+        }
+        if (health.rowGroupsDictionaryEncoded() == health.rowGroups()) {
+            return advice.keep("no filter needed: every row group's chunk is entirely dictionary-encoded, and lookups skip row groups whose dictionary lacks the value (dictionary pruning)" + unusable);
+        }
+        if (health.maxValuesPerPartition() < facts.thresholds().minDistinctValues()) {
+            return advice.keep("no filter needed: at most %d values per partition, below %d".formatted(health.maxValuesPerPartition(), facts.thresholds().minDistinctValues()) + unusable);
+        }
+        if (facts.queryShare().isEmpty() || facts.rarelyQueried()) {
+            return advice.keep("no filter needed: " + facts.queries() + unusable);
+        }
+        String dictionaries = health.rowGroupsDictionaryEncoded() > 0 ? "; %d of %d row groups are entirely dictionary-encoded and pruned by their dictionaries".formatted(health.rowGroupsDictionaryEncoded(), health.rowGroups()) : "";
+        return advice.verdict(ADD, "%s; up to %d values per partition (no filter to count distinct ones), %s: lookups read every row group%s%s"
+                .formatted(facts.queries(), health.maxValuesPerPartition(), facts.overlap(), health.rowGroupsDictionaryEncoded() > 0 ? " without a dictionary" : "", unusable + dictionaries), facts.distinctValues(), facts.bytes(), facts.enable());
+    }
+
+    private static ColumnAdvice withFilters(Facts facts)
+    {
+        ColumnHealth health = facts.health();
+        Advice advice = facts.advice();
+        AdviceThresholds thresholds = facts.thresholds();
         WriterSettings disable = WriterSettings.disable(health.column());
-        if (clustered) {
-            return advice.drop(DROP_CLUSTERED, overlap + ": statistics skip row groups already, the filter bytes are wasted", disable);
+        if (facts.clustered()) {
+            return advice.drop(DROP_CLUSTERED, facts.overlap() + ": statistics skip row groups already, the filter bytes are wasted", disable);
         }
         OptionalDouble partitionDistinct = health.maxDistinctValuesPerPartition();
         if (partitionDistinct.isPresent() && partitionDistinct.getAsDouble() < thresholds.minDistinctValues()) {
             return advice.drop(DROP_LOW_CARDINALITY, "about %.0f distinct values in the largest partition, below %d: a lookup's value is in most row groups".formatted(partitionDistinct.getAsDouble(), thresholds.minDistinctValues()), disable);
         }
-        if (rarelyQueried) {
-            return advice.drop(DROP_RARELY_QUERIED, queries + ", below " + percent(thresholds.minQueryShare()), disable);
+        if (facts.rarelyQueried()) {
+            return advice.drop(DROP_RARELY_QUERIED, facts.queries() + ", below " + percent(thresholds.minQueryShare()), disable);
         }
-        WriterSettings enable = WriterSettings.enable(health.column(), distinctValues, writerFpp, bytes);
         if (health.filesWithoutFilter() > 0) {
             return advice.verdict(ADD, "%d of %d files have no filter for the column (rewritten without it, by a compaction?): lookups read all their row groups"
-                    .formatted(health.filesWithoutFilter(), health.files()), distinctValues, bytes, enable);
+                    .formatted(health.filesWithoutFilter(), health.files()), facts.distinctValues(), facts.bytes(), facts.enable());
         }
         double medianFpp = health.medianFpp().orElse(0);
         if (medianFpp > thresholds.targetFpp() * RESIZE_FACTOR) {
             return advice.verdict(RESIZE, "undersized: median false positive rate %s (worst %s), target %s; %s-byte filters for about %d distinct values per row group need %d"
-                    .formatted(percent(medianFpp), percent(health.worstFpp().orElse(medianFpp)), percent(thresholds.targetFpp()), bytesText(health), distinctValues, bytes), distinctValues, bytes, enable);
+                    .formatted(percent(medianFpp), percent(health.worstFpp().orElse(medianFpp)), percent(thresholds.targetFpp()), bytesText(health), facts.distinctValues(), facts.bytes()), facts.distinctValues(), facts.bytes(), facts.enable());
         }
         double filterBytes = health.filterBytesPerRowGroup().orElse(0);
-        if (filterBytes > bytes * RESIZE_FACTOR) {
+        if (filterBytes > facts.bytes() * RESIZE_FACTOR) {
             return advice.verdict(RESIZE, "oversized: %s-byte filters where %d give the target %s for about %d distinct values per row group; filters are %s of the table's bytes"
-                    .formatted(bytesText(health), bytes, percent(thresholds.targetFpp()), distinctValues, percent(health.filterByteShare())), distinctValues, bytes, enable);
+                    .formatted(bytesText(health), facts.bytes(), percent(thresholds.targetFpp()), facts.distinctValues(), percent(health.filterByteShare())), facts.distinctValues(), facts.bytes(), facts.enable());
         }
-        return advice.keep("sized for its values (median false positive rate %s), %s, %s".formatted(percent(medianFpp), queries, overlap));
+        return advice.keep("sized for its values (median false positive rate %s), %s, %s".formatted(percent(medianFpp), facts.queries(), facts.overlap()));
     }
 
     private record Advice(ColumnHealth health, int queries, OptionalDouble share)

@@ -106,29 +106,48 @@ public final class KeyIndexSegment
             throw new KeyIndexUnusableException("%s: %d hash bits and %d row group bits do not fit an entry of 63 bits".formatted(name, hashBits, rowGroupBits));
         }
         SegmentHeader header = new SegmentHeader(column, trinoType, columnType, hashBits, rowGroupBits, in.readLong(), in.readLong());
+        PageDirectory pages = readPageDirectory(in, pagesEnd, entries, name);
+        List<IndexedFile> files = readFiles(in);
+        if (in.available() != 0) {
+            throw new KeyIndexUnusableException("%s: %d unexpected bytes after the file directory".formatted(name, in.available()));
+        }
+        return new KeyIndexSegment(header, entries, pages.first(), pages.offset(), pages.length(), pages.count(), pages.crc(), files);
+    }
+
+    private record PageDirectory(long[] first, long[] offset, int[] length, int[] count, int[] crc) {}
+
+    /**
+     * The page directory, checked against itself and the trailer: pages in ascending first hash, laid end to end up
+     * to the trailer, holding every entry the header declares.
+     */
+    private static PageDirectory readPageDirectory(DataInputStream in, long pagesEnd, long entries, String name)
+            throws IOException, KeyIndexUnusableException
+    {
         int pages = in.readInt();
-        long[] first = new long[pages];
-        long[] offset = new long[pages];
-        int[] length = new int[pages];
-        int[] count = new int[pages];
-        int[] crc = new int[pages];
+        PageDirectory directory = new PageDirectory(new long[pages], new long[pages], new int[pages], new int[pages], new int[pages]);
         long position = MAGIC.length;
         long total = 0;
         for (int page = 0; page < pages; page++) {
-            first[page] = in.readLong();
-            length[page] = in.readInt();
-            count[page] = in.readInt();
-            crc[page] = in.readInt();
-            offset[page] = position;
-            position += length[page];
-            total += count[page];
-            if (length[page] < 0 || count[page] < 1 || (page > 0 && first[page] <= first[page - 1])) {
+            directory.first()[page] = in.readLong();
+            directory.length()[page] = in.readInt();
+            directory.count()[page] = in.readInt();
+            directory.crc()[page] = in.readInt();
+            directory.offset()[page] = position;
+            position += directory.length()[page];
+            total += directory.count()[page];
+            if (directory.length()[page] < 0 || directory.count()[page] < 1 || (page > 0 && directory.first()[page] <= directory.first()[page - 1])) {
                 throw new KeyIndexUnusableException("%s: page directory entry %d is inconsistent".formatted(name, page));
             }
         }
         if (position != pagesEnd || total != entries) {
             throw new KeyIndexUnusableException("%s: pages end at %d, trailer starts at %d; %d entries counted, %d declared".formatted(name, position, pagesEnd, total, entries));
         }
+        return directory;
+    }
+
+    private static List<IndexedFile> readFiles(DataInputStream in)
+            throws IOException
+    {
         int fileCount = in.readInt();
         List<IndexedFile> files = new ArrayList<>(fileCount);
         for (int file = 0; file < fileCount; file++) {
@@ -145,10 +164,7 @@ public final class KeyIndexSegment
             }
             files.add(new IndexedFile(path, size, etag, indexed, rows, sizes));
         }
-        if (in.available() != 0) {
-            throw new KeyIndexUnusableException("%s: %d unexpected bytes after the file directory".formatted(name, in.available()));
-        }
-        return new KeyIndexSegment(header, entries, first, offset, length, count, crc, files);
+        return files;
     }
 
     public SegmentHeader header()

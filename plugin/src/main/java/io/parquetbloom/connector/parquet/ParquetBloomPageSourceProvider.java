@@ -11,6 +11,7 @@ import io.parquetbloom.connector.PruningPlans;
 import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.FooterRequest;
+import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -26,6 +27,7 @@ import io.parquetbloom.pruning.RowGroupSelection;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionValues;
 import io.trino.parquet.Column;
@@ -51,6 +53,7 @@ import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
@@ -74,6 +77,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.stream.Stream;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
@@ -159,7 +163,7 @@ public final class ParquetBloomPageSourceProvider
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
         // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
         ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), fileColumns(columns, constraint)), readStats);
-        Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split);
+        Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split.path());
         // the columns resolved once: the pruner uses the fields of the constrained ones
         Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
         fields.forEach((column, field) -> fieldsByName.put(column.name(), field));
@@ -168,7 +172,23 @@ public final class ParquetBloomPageSourceProvider
             return ParquetBloomPageSource.empty(split.path(), selection.stats(), readStats, totals);
         }
         // a footer read just now comes with its whole tail, which only pruning uses
-        return openReader(split, object, file.retainOnlyFooter(), columns, fields, selection, plan.options().noMatchCache(), readPlanner.matchesOf(session.getQueryId()), readStats);
+        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), columns, fields, selection, plan.options().noMatchCache(), readPlanner.matchesOf(session.getQueryId()), readStats);
+    }
+
+    /**
+     * The given row groups of one file, read as a query reads them (the same column resolution, type mapping and
+     * conversions) but without pruning: the entry for work that is not a query's scan, such as the key index build.
+     * Data columns only; their GETs are counted in {@code requests}.
+     */
+    public ConnectorPageSource readRowGroups(S3ObjectInfo object, SchemaTableName table, List<ParquetBloomColumnHandle> columns, List<Integer> rowGroups, S3RequestStats requests)
+    {
+        checkArgument(columns.stream().noneMatch(ParquetBloomColumnHandle::partitionKey), "partition columns are not in the file: %s", columns);
+        ReadStats readStats = new ReadStats(requests, new MetadataCacheStats());
+        String path = object.location().toString();
+        ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, table, 0, Set.of(), fileColumns(columns, TupleDomain.all())), readStats);
+        Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, TupleDomain.all(), file.metadata().getFileMetaData().getSchema(), path);
+        RowGroupSelection selection = new RowGroupSelection(rowGroups, Map.of(), new PruningStats());
+        return openReader(path, Map.of(), object, file.retainOnlyFooter(), columns, fields, selection, false, RowGroupMatches.NONE, readStats);
     }
 
     /**
@@ -186,14 +206,14 @@ public final class ParquetBloomPageSourceProvider
      * The top-level fields to read (projected) and to filter on (constrained); a column the file stores as another
      * type fails here, naming file and column.
      */
-    private Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fileFields(List<ParquetBloomColumnHandle> columns, TupleDomain<ParquetBloomColumnHandle> constraint, MessageType fileSchema, ParquetBloomSplit split)
+    private Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fileFields(List<ParquetBloomColumnHandle> columns, TupleDomain<ParquetBloomColumnHandle> constraint, MessageType fileSchema, String path)
     {
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = new LinkedHashMap<>();
         for (ParquetBloomColumnHandle column : columns) {
-            fileField(column, fileSchema, split).ifPresent(field -> fields.put(column, field));
+            fileField(column, fileSchema, path).ifPresent(field -> fields.put(column, field));
         }
         for (ParquetBloomColumnHandle column : constraint.getDomains().orElseThrow().keySet()) {
-            fileField(column, fileSchema, split).ifPresent(field -> fields.putIfAbsent(column, field));
+            fileField(column, fileSchema, path).ifPresent(field -> fields.putIfAbsent(column, field));
         }
         return fields;
     }
@@ -210,7 +230,8 @@ public final class ParquetBloomPageSourceProvider
     }
 
     private ConnectorPageSource openReader(
-            ParquetBloomSplit split,
+            String path,
+            Map<String, Optional<String>> partitionValues,
             S3ObjectInfo object,
             ParquetFileMetadata file,
             List<ParquetBloomColumnHandle> columns,
@@ -223,9 +244,9 @@ public final class ParquetBloomPageSourceProvider
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
         MessageType requestedSchema = new MessageType(fileSchema.getName(), fields.values().stream().distinct().toList());
         Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
-        List<RowGroupInfo> rowGroups = rowGroupInfos(file, selection.rowGroups(), descriptorsByPath, split.path());
+        List<RowGroupInfo> rowGroups = rowGroupInfos(file, selection.rowGroups(), descriptorsByPath, path);
         List<NoMatchRecorder.ReadRowGroup> readRowGroups = readRowGroups(selection.rowGroups(), rowGroups);
-        Projection projection = project(columns, fields, getColumnIO(fileSchema, requestedSchema), selection.fileDomains(), split);
+        Projection projection = project(columns, fields, getColumnIO(fileSchema, requestedSchema), selection.fileDomains(), path, partitionValues);
 
         Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
         if (recordNoMatch && !projection.trackedColumns().isEmpty()) {
@@ -235,8 +256,8 @@ public final class ParquetBloomPageSourceProvider
         Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterFields.values(), matches);
         ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields.keySet(), wholeRowGroups);
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, matches);
-        ParquetReader reader = createReader(split.path(), file, projection.readerColumns(), rowGroups, dataSource);
-        return projection.pageSource().build(split.path(), reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
+        ParquetReader reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
+        return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
     }
 
     private static List<RowGroupInfo> rowGroupInfos(ParquetFileMetadata file, List<Integer> ordinals, Map<List<String>, ColumnDescriptor> descriptorsByPath, String path)
@@ -280,7 +301,8 @@ public final class ParquetBloomPageSourceProvider
             Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
             MessageColumnIO messageColumnIO,
             Map<String, Domain> domains,
-            ParquetBloomSplit split)
+            String path,
+            Map<String, Optional<String>> partitionValues)
     {
         List<Column> readerColumns = new ArrayList<>();
         ParquetBloomPageSource.Builder pageSource = ParquetBloomPageSource.builder();
@@ -292,7 +314,7 @@ public final class ParquetBloomPageSourceProvider
             Type readerType = conversion.map(UnsignedConversion::readerType).orElse(column.type());
             Optional<Field> readerField = field == null ? Optional.empty() : constructField(readerType, lookupColumnByName(messageColumnIO, field.getName()));
             if (readerField.isEmpty()) {
-                pageSource.addConstantColumn(constantBlock(column, split));
+                pageSource.addConstantColumn(constantBlock(column, partitionValues));
                 continue;
             }
             int sourceChannel = readerColumns.size();
@@ -405,7 +427,7 @@ public final class ParquetBloomPageSourceProvider
      * The file's field for a data column, or empty when the file lacks it (read as NULL). A field whose type the
      * column cannot be read as is an error naming file and column.
      */
-    private Optional<org.apache.parquet.schema.Type> fileField(ParquetBloomColumnHandle column, MessageType fileSchema, ParquetBloomSplit split)
+    private Optional<org.apache.parquet.schema.Type> fileField(ParquetBloomColumnHandle column, MessageType fileSchema, String path)
     {
         if (column.partitionKey()) {
             return Optional.empty();
@@ -414,16 +436,16 @@ public final class ParquetBloomPageSourceProvider
             case FileColumnResolver.Resolution.Missing _ -> Optional.empty();
             case FileColumnResolver.Resolution.Match match -> Optional.of(match.field());
             case FileColumnResolver.Resolution.Mismatch mismatch -> throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Column %s of file %s has Parquet type %s (%s); the table declares %s".formatted(
-                    column.name(), split.path(), mismatch.field().toString().trim(), mismatch.fileType().map(Type::getDisplayName).orElse("unsupported"), column.type().getDisplayName()));
+                    column.name(), path, mismatch.field().toString().trim(), mismatch.fileType().map(Type::getDisplayName).orElse("unsupported"), column.type().getDisplayName()));
         };
     }
 
-    private static Block constantBlock(ParquetBloomColumnHandle column, ParquetBloomSplit split)
+    private static Block constantBlock(ParquetBloomColumnHandle column, Map<String, Optional<String>> partitionValues)
     {
         if (!column.partitionKey()) {
             return column.type().createNullBlock();
         }
-        Object value = PartitionValues.toNativeValue(column.type(), split.partitionValues().getOrDefault(column.name(), Optional.empty()));
+        Object value = PartitionValues.toNativeValue(column.type(), partitionValues.getOrDefault(column.name(), Optional.empty()));
         BlockBuilder builder = column.type().createBlockBuilder(null, 1);
         writeNativeValue(column.type(), builder, value);
         return builder.build();

@@ -54,6 +54,6 @@ public class CreateKeyIndexProcedure
         // the index is written into the table's folder: who may not write to the table may not build it
         // (the check also tells the connector which transaction this query runs in, whose rollback stops the build)
         accessControl.checkCanInsertIntoTable(null, table);
-        builder.build(session, table, columnName, cancellations.cancelled(session.getQueryId()));
+        builder.build(table, columnName, cancellations.cancelled(session.getQueryId()));
     }
 }

@@ -55,7 +55,7 @@ final class TestDifferentialPruning
     private static final long SEED = Long.getLong("parquetbloom.differential.seed", 20261203L);
     private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged", "lake_disk", "lake_no_etags");
     // queries per statement: the engine's fixed cost per statement would otherwise dominate
-    private static final int BATCH = 10;
+    private static final int BATCH = Integer.getInteger("parquetbloom.differential.batch", 10);
     private static final String CACHED_LISTINGS = "lake_cached";
 
     private final List<RandomTable> tables = new ArrayList<>();

@@ -94,25 +94,10 @@ final class BloomProbeValues
             return LocalDate.parse(text).toEpochDay();
         }
         if (type instanceof DecimalType decimal) {
-            BigDecimal value = new BigDecimal(text);
-            BigInteger unscaled = value.setScale(decimal.getScale()).unscaledValue();
-            if (unscaled.abs().compareTo(BigInteger.TEN.pow(decimal.getPrecision())) >= 0) {
-                throw new IllegalArgumentException("more digits than precision " + decimal.getPrecision());
-            }
-            return decimal.isShort() ? unscaled.longValueExact() : Int128.valueOf(unscaled);
+            return parseDecimal(decimal, text);
         }
         if (type instanceof TimestampType timestamp) {
-            LocalDateTime value = LocalDateTime.parse(text.replace(' ', 'T'));
-            long picosOfSecond = value.getNano() * 1_000L;
-            long unit = (long) Math.pow(10, 12 - timestamp.getPrecision());
-            if (picosOfSecond % unit != 0) {
-                throw new IllegalArgumentException("more fractional digits than the precision " + timestamp.getPrecision());
-            }
-            long epochMicros = Math.addExact(Math.multiplyExact(value.toEpochSecond(ZoneOffset.UTC), 1_000_000L), value.getNano() / 1_000);
-            if (timestamp.isShort()) {
-                return epochMicros;
-            }
-            return new LongTimestamp(epochMicros, (int) (picosOfSecond % 1_000_000));
+            return parseTimestamp(timestamp, text);
         }
         if (type instanceof UuidType) {
             return javaUuidToTrinoUuid(UUID.fromString(text));
@@ -121,5 +106,30 @@ final class BloomProbeValues
             return Slices.wrappedBuffer(HexFormat.of().parseHex(text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text));
         }
         throw new IllegalArgumentException("bloom_probe does not parse values of this type");
+    }
+
+    private static Object parseDecimal(DecimalType decimal, String text)
+    {
+        BigDecimal value = new BigDecimal(text);
+        BigInteger unscaled = value.setScale(decimal.getScale()).unscaledValue();
+        if (unscaled.abs().compareTo(BigInteger.TEN.pow(decimal.getPrecision())) >= 0) {
+            throw new IllegalArgumentException("more digits than precision " + decimal.getPrecision());
+        }
+        return decimal.isShort() ? unscaled.longValueExact() : Int128.valueOf(unscaled);
+    }
+
+    private static Object parseTimestamp(TimestampType timestamp, String text)
+    {
+        LocalDateTime value = LocalDateTime.parse(text.replace(' ', 'T'));
+        long picosOfSecond = value.getNano() * 1_000L;
+        long unit = (long) Math.pow(10, 12 - timestamp.getPrecision());
+        if (picosOfSecond % unit != 0) {
+            throw new IllegalArgumentException("more fractional digits than the precision " + timestamp.getPrecision());
+        }
+        long epochMicros = Math.addExact(Math.multiplyExact(value.toEpochSecond(ZoneOffset.UTC), 1_000_000L), value.getNano() / 1_000);
+        if (timestamp.isShort()) {
+            return epochMicros;
+        }
+        return new LongTimestamp(epochMicros, (int) (picosOfSecond % 1_000_000));
     }
 }
