@@ -1,5 +1,6 @@
 package io.parquetbloom.metadata;
 
+import com.google.common.collect.ImmutableSet;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.trino.spi.connector.SchemaTableName;
 
@@ -49,8 +50,9 @@ public record FooterRequest(S3ObjectInfo object, SchemaTableName table, Purpose 
         requireNonNull(object, "object is null");
         requireNonNull(table, "table is null");
         requireNonNull(purpose, "purpose is null");
-        filterColumns = Set.copyOf(requireNonNull(filterColumns, "filterColumns is null"));
-        columns = Set.copyOf(requireNonNull(columns, "columns is null"));
+        // planning passes the plan's immutable sets for every file: kept as they are, not copied
+        filterColumns = ImmutableSet.copyOf(requireNonNull(filterColumns, "filterColumns is null"));
+        columns = ImmutableSet.copyOf(requireNonNull(columns, "columns is null"));
     }
 
     public static FooterRequest footer(S3ObjectInfo object, SchemaTableName table)

@@ -101,14 +101,6 @@ public final class LakeTable
         return files.stream().max(LakeFile.WRITE_ORDER);
     }
 
-    /**
-     * The same table with only {@code files}, for a sample of them.
-     */
-    public LakeTable withFiles(List<LakeFile> files)
-    {
-        return new LakeTable(name, location, files, partitionColumns, companionFolder, companionObjects);
-    }
-
     @Override
     public String toString()
     {

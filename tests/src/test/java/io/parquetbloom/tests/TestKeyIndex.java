@@ -34,8 +34,12 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,6 +100,22 @@ final class TestKeyIndex
                 .withEndpoint(proxy.endpoint())
                 .withCatalogProperty("key-index.orphan-retention", "0s")
                 .build();
+    }
+
+    /**
+     * The build statistics keep the JMX name the README gives, wherever their class lives.
+     */
+    @Test
+    void buildStatisticsKeepTheirJmxName()
+            throws Exception
+    {
+        String table = copyEvents("jmx_named", 1);
+        createIndex(table, "device_id");
+        ObjectName name = new ObjectName("trino.plugin.parquetbloom.connector.keyindex:type=KeyIndexBuildStats,name=lake");
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        assertThat(server.isRegistered(name)).as("%s among %s", name, server.queryNames(new ObjectName("*:type=KeyIndexBuildStats,*"), null)).isTrue();
+        assertThat((Long) server.getAttribute(name, "Builds")).isPositive();
+        dropIndex(table, "device_id");
     }
 
     @Test
