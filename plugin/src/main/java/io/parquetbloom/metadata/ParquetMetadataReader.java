@@ -142,6 +142,15 @@ public class ParquetMetadataReader
     }
 
     /**
+     * Whether this node keeps the file's footer in memory, whole or compact (no I/O, no hit or miss counted).
+     */
+    public boolean hasFooter(S3ObjectInfo object)
+    {
+        FileKey key = FileKey.of(object);
+        return key.cacheable() && (footers.compactIfPresent(key).isPresent() || footers.peek(key).isPresent());
+    }
+
+    /**
      * Keeps the whole footer of a file that planning read and whose splits will be read, so that the reader does not
      * read it again. A coordinator that runs no splits keeps it until eviction: planning itself prefers the compact
      * form, so it is not used again and goes first.

@@ -168,6 +168,26 @@ public record PruningPlan(
         return columnDomains.keySet().stream().map(column -> column.name().toLowerCase(Locale.ROOT)).collect(toImmutableSet());
     }
 
+    // a row group passes a filter of 1% false positives (parquet-java's default; Trino's writer makes 5%) for at least
+    // one of k values it does not hold with probability 1 - 0.99^k: from 69 values on, more often than not
+    public static final int UNSELECTIVE_FROM_VALUES = 69;
+
+    /**
+     * A set of so many values that filters pass nearly every row group; a range tells nothing here.
+     */
+    public static boolean unselective(Domain domain)
+    {
+        return domain.getValues().isDiscreteSet() && domain.getValues().getDiscreteSet().size() >= UNSELECTIVE_FROM_VALUES;
+    }
+
+    /**
+     * Every constrained column is such a set: pruning is expected to keep most row groups.
+     */
+    public boolean unselective()
+    {
+        return !none && !columnDomains.isEmpty() && columnDomains.values().stream().allMatch(PruningPlan::unselective);
+    }
+
     /**
      * Files of at most this many bytes are read whole when their footer is read for pruning (0: never): where
      * dictionaries may prune, one GET then brings them too, as trino-parquet reads a small file.

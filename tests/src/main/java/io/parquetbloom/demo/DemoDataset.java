@@ -90,19 +90,29 @@ public final class DemoDataset
     /**
      * parquet-java, ZSTD, plain-encoded keys with bloom filters sized for a row group's rows at 1% FPP.
      */
-    public static final EventFileWriterFactory PARQUET_JAVA = parquetJava(false);
+    public static final EventFileWriterFactory PARQUET_JAVA = parquetJava(false, 0);
+
+    /**
+     * As the reference lake's writer writes (issue 39): {@link #PARQUET_JAVA} with 64 KiB pages; parquet-java writes
+     * column and offset indexes by default.
+     */
+    public static final EventFileWriterFactory REFERENCE = parquetJava(false, 64 << 10);
 
     /**
      * What {@code ./run demo} writes: {@link #PARQUET_JAVA} plus {@code serial}, its filter undersized 50 times, and
      * {@code session_id}, a key without a filter.
      */
-    public static final EventFileWriterFactory DEMO = parquetJava(true);
+    public static final EventFileWriterFactory DEMO = parquetJava(true, 0);
 
-    private static EventFileWriterFactory parquetJava(boolean writerMistakes)
+    /**
+     * @param pageBytes bytes after which parquet-java ends a page (0: its default, 1 MiB)
+     */
+    private static EventFileWriterFactory parquetJava(boolean writerMistakes, int pageBytes)
     {
         return (file, scale) -> {
             ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(scale.rowsPerRowGroup())
                     .withPageRows(20_000)
+                    .withPageBytes(pageBytes)
                     .withCompression(CompressionCodecName.ZSTD);
             for (String column : new String[] {"device_id", "trace_id"}) {
                 // unique-ish keys: plain encoding, so the writer keeps the filter

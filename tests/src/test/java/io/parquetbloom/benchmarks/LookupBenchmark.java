@@ -70,7 +70,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles, List<Integer> loadLevels, List<Integer> loadSeconds, Optional<List<String>> loadCatalogs, boolean scaledBudget) {}
 
     /**
      * @param faults per query, under {@code --faults}: faults injected into its GETs, and (ours only, -1 for Hive)
@@ -90,6 +90,7 @@ public final class LookupBenchmark
         // Hive's Parquet reader logs every predicate it pushes into parquet-java at INFO
         Logging.initialize().setLevel("org.apache.parquet", Level.WARN);
         List<Result> results = run(options);
+        System.out.println(LoadLevels.markdown(loads));
         System.out.println();
         System.out.println(markdown(results));
         options.faults().ifPresent(mix -> System.out.println(faultsMarkdown(mix, results)));
@@ -109,7 +110,7 @@ public final class LookupBenchmark
             description = "Point lookups (cold, warm with a new key every run, repeat) and a full scan: parquet_bloom against Trino's Hive connector, in one run")
     static final class Flags
     {
-        @Option(names = "--writer", defaultValue = "trino", description = "who writes the events table: trino or parquet-java (default: ${DEFAULT-VALUE})")
+        @Option(names = "--writer", defaultValue = "trino", description = "who writes the events table: trino, parquet-java or reference (parquet-java with 64 KiB pages) (default: ${DEFAULT-VALUE})")
         String writer;
 
         @Option(names = "--files", defaultValue = "64", description = "files of the events table (default: ${DEFAULT-VALUE})")
@@ -166,6 +167,18 @@ public final class LookupBenchmark
         @Option(names = "--key-index-refresh-files", defaultValue = "100", description = "with --key-index: files added (copies) before the refresh that is measured (default: ${DEFAULT-VALUE})")
         int keyIndexRefreshFiles;
 
+        @Option(names = "--load-levels", split = ",", description = "after the workloads: closed-loop clients sending the reference query with a new key each, at each of these levels in turn, e.g. 1,16,64,500")
+        List<Integer> loadLevels = new ArrayList<>();
+
+        @Option(names = "--load-seconds", split = ",", defaultValue = "30", description = "length of each load level, one for all or one per level (default: ${DEFAULT-VALUE})")
+        List<Integer> loadSeconds;
+
+        @Option(names = "--load-catalogs", split = ",", description = "the catalogs put under load (default: every catalog but hive_bloom_off)")
+        List<String> loadCatalogs;
+
+        @Option(names = "--scaled-budget", description = "the metadata budget scaled as the rows are: our catalogs get metadata-cache.max-size of 256 MB x rows per row group / 250,000, and parquet_bloom@scaled[+disk] run the per-file path at it")
+        boolean scaledBudget;
+
         @Option(names = "--smoke", description = "a tiny run for tests: 4 files of 3,000 rows, 1 run, no latency; flags given explicitly still win")
         boolean smoke;
     }
@@ -183,12 +196,17 @@ public final class LookupBenchmark
         if (flags.smoke) {
             applySmoke(flags, parsed);
         }
-        if (!flags.writer.equals("trino") && !flags.writer.equals("parquet-java")) {
-            throw new ParameterException(commandLine, "--writer must be trino or parquet-java: " + flags.writer);
+        if (!List.of("trino", "parquet-java", "reference").contains(flags.writer)) {
+            throw new ParameterException(commandLine, "--writer must be trino, parquet-java or reference: " + flags.writer);
         }
+        if (flags.loadSeconds.size() != 1 && flags.loadSeconds.size() != flags.loadLevels.size()) {
+            throw new ParameterException(commandLine, "--load-seconds takes one length or one per --load-levels level: " + flags.loadSeconds);
+        }
+        List<String> catalogs = MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier);
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
-                Optional.ofNullable(flags.json), MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier), Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
-                !flags.budgetRatios.isEmpty(), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles);
+                Optional.ofNullable(flags.json), catalogs, Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
+                catalogs.stream().anyMatch(MetadataBudgets::isVariant), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles,
+                List.copyOf(flags.loadLevels), List.copyOf(flags.loadSeconds), Optional.ofNullable(flags.loadCatalogs).map(List::copyOf), flags.scaledBudget);
     }
 
     private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions, long stallMillis)
@@ -232,7 +250,10 @@ public final class LookupBenchmark
     static List<Result> run(Options options)
             throws Exception
     {
+        loads.clear();
         extraLakeProperties = options.lakeProperties();
+        scaledBudget = options.scaledBudget();
+        scaledRowsPerRowGroup = options.rowsPerRowGroup();
         Path work = Files.createTempDirectory("lookup-bench");
         DemoDataset.Scale scale = new DemoDataset.Scale(options.files(), options.rowGroups(), options.rowsPerRowGroup(), (int) Math.max(1_000, options.files() * (long) options.rowGroups() * options.rowsPerRowGroup() / 6));
         progress("starting S3Proxy and two counting proxies (latency %d ms per request)".formatted(options.latencyMillis()));
@@ -244,10 +265,10 @@ public final class LookupBenchmark
             try (S3Client client = s3.client()) {
                 client.createBucket(request -> request.bucket(BUCKET));
                 progress("writing %d files x %d row groups x %,d rows with %s's writer".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), options.writer()));
-                DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, options.writer().equals("trino") ? new TrinoWriterEvents() : DemoDataset.PARQUET_JAVA, work.resolve("generate"), System.out);
+                DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, writer(options.writer()), work.resolve("generate"), System.out);
                 keys = writeKeys(client, work, scale);
                 if (options.budgetRatios()) {
-                    budgets = Optional.of(MetadataBudgets.measure(client, BUCKET, ROOT + "telemetry/events/", work.resolve("disk-tier")));
+                    budgets = Optional.of(MetadataBudgets.measure(client, BUCKET, ROOT + "telemetry/events/", work.resolve("disk-tier"), MetadataBudgets.scaledBudget(scale.rowsPerRowGroup())));
                     progress(budgets.get().describe());
                 }
                 if (wantsSerials(options)) {
@@ -299,6 +320,15 @@ public final class LookupBenchmark
         }
     }
 
+    private static DemoDataset.EventFileWriterFactory writer(String name)
+    {
+        return switch (name) {
+            case "trino" -> new TrinoWriterEvents();
+            case "reference" -> DemoDataset.REFERENCE;
+            default -> DemoDataset.PARQUET_JAVA;
+        };
+    }
+
     /**
      * With {@code --key-index}: after the workloads (which ran on the table as written), files are added and the
      * index refreshed.
@@ -326,6 +356,40 @@ public final class LookupBenchmark
     private record Workload(String name, IntFunction<String> template, boolean allPruningOff) {}
 
     private static final String FILTER_ADVICE = "filter_advice";
+    static final String REFERENCE_QUERY = "reference_query";
+
+    private static String referenceQuery(String deviceId)
+    {
+        return "SELECT event_timestamp, voltage FROM %s.telemetry.events WHERE device_id = '" + deviceId + "' LIMIT 10";
+    }
+
+    // the load levels' results, in the order they ran
+    static final List<LoadLevels.LoadResult> loads = new ArrayList<>();
+
+    /**
+     * With {@code --load-levels}: each catalog put under load, level after level. A client's query looks up a device
+     * drawn as the writer drew them, so nearly always present (a device has six rows on average), and never asked before
+     * in the run.
+     */
+    private static void runLoadLevels(DistributedQueryRunner runner, Options options, DemoDataset.Scale scale, CountingProxy ours, CountingProxy hive)
+            throws InterruptedException
+    {
+        List<String> catalogs = options.loadCatalogs().orElse(options.catalogs().stream().filter(catalog -> !catalog.equals("hive_bloom_off")).toList());
+        for (String catalog : catalogs) {
+            String name = catalogName(catalog);
+            for (int level = 0; level < options.loadLevels().size(); level++) {
+                int clients = options.loadLevels().get(level);
+                int seconds = options.loadSeconds().get(options.loadSeconds().size() == 1 ? 0 : level);
+                progress("load on %s: %d clients for %d s".formatted(catalog, clients, seconds));
+                long salt = (long) catalog.hashCode() * 1_000_003L + clients;
+                LoadLevels.LoadResult result = LoadLevels.run(runner, catalog, clients, seconds, catalog.startsWith("hive") ? hive : ours,
+                        query -> referenceQuery(DemoDataset.deviceId(new SplittableRandom(salt * 7_919 + query).nextInt(scale.devices()))).formatted(name));
+                progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d".formatted(
+                        result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax()));
+                loads.add(result);
+            }
+        }
+    }
 
     // key indexes of the phases, apart so that no phase meets another's keys
     private static final int WARM_KEYS = 1_000_000;
@@ -356,6 +420,8 @@ public final class LookupBenchmark
         }
         List<Workload> workloads = new ArrayList<>(List.of(
                 new Workload("absent_key", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id = '" + keys.absent(key) + "'", false),
+                // the reference's own query (its tensao is this table's voltage): a present key, new on every run
+                new Workload(REFERENCE_QUERY, key -> referenceQuery(keys.present(key)), false),
                 new Workload("present_key", key -> "SELECT device_id, trace_id, voltage FROM %s.telemetry.events WHERE device_id = '" + keys.present(key) + "'", false),
                 new Workload("in_10", key -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(keys.mixed(key, 10)) + ")", false),
                 new Workload("in_2000", _ -> "SELECT count(*) FROM %s.telemetry.events WHERE device_id IN (" + quoted(in2000) + ")", false),
@@ -410,6 +476,7 @@ public final class LookupBenchmark
             progress("concurrency on %s: %d clients for %d s".formatted(catalog, options.clients(), options.concurrencySeconds()));
             results.add(concurrency(runner, catalog, options, keys));
         }
+        runLoadLevels(runner, options, scale, ours, hive);
         return results;
     }
 
@@ -660,6 +727,9 @@ public final class LookupBenchmark
 
     // catalog properties of our catalog given with --lake-property
     private static Map<String, String> extraLakeProperties = Map.of();
+    // --scaled-budget: our catalog with the key index at the scaled budget too; the per-file path without it fits
+    private static boolean scaledBudget;
+    private static int scaledRowsPerRowGroup;
 
     // the key index builds and refresh of --key-index
     private static final KeyIndexBench keyIndexBench = new KeyIndexBench();
@@ -675,6 +745,9 @@ public final class LookupBenchmark
         }
         if (catalog.equals(NO_INDEX)) {
             properties.put("key-index.enabled", "false");
+        }
+        else if (scaledBudget && !MetadataBudgets.isVariant(catalog)) {
+            properties.put("metadata-cache.max-size", MetadataBudgets.scaledBudget(scaledRowsPerRowGroup) + "B");
         }
         return ImmutableMap.<String, String>builder()
                 .putAll(properties)
@@ -873,12 +946,40 @@ public final class LookupBenchmark
         }
     }
 
-    record ReportJson(ScaleJson scale, List<ResultJson> results) {}
+    @JsonPropertyOrder({"catalog", "clients", "seconds", "completed", "throughput_qps", "p50_ms", "p95_ms", "p99_ms", "errors", "cut", "heap_max_mb", "heap_after_gc_mb", "threads_max", "s3_connections_max", "first_error"})
+    record LoadJson(
+            String catalog,
+            int clients,
+            int seconds,
+            int completed,
+            @JsonProperty("throughput_qps") double throughput,
+            @JsonProperty("p50_ms") double p50,
+            @JsonProperty("p95_ms") double p95,
+            @JsonProperty("p99_ms") double p99,
+            int errors,
+            int cut,
+            @JsonProperty("heap_max_mb") long heapMaxMb,
+            @JsonProperty("heap_after_gc_mb") long heapAfterGcMb,
+            @JsonProperty("threads_max") int threadsMax,
+            @JsonProperty("s3_connections_max") int s3ConnectionsMax,
+            @JsonProperty("first_error") String firstError)
+    {
+        static LoadJson of(LoadLevels.LoadResult result)
+        {
+            return new LoadJson(result.catalog(), result.clients(), result.seconds(), result.completed(), Math.round(result.throughput() * 100) / 100.0,
+                    BenchmarkReports.tenths(result.p50()), BenchmarkReports.tenths(result.p95()), BenchmarkReports.tenths(result.p99()), result.errors(), result.cut(),
+                    result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.firstError().orElse(null));
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    record ReportJson(String command, ScaleJson scale, List<ResultJson> results, List<LoadJson> load, Map<String, Object> budgets) {}
 
     static String json(Options options, List<Result> results)
     {
         ScaleJson scale = new ScaleJson(options.writer(), options.files(), options.rowGroups(), options.rowsPerRowGroup(), options.runs(), options.latencyMillis(), options.concurrencySeconds(), options.clients());
-        return BenchmarkReports.json(new ReportJson(scale, results.stream().map(ResultJson::of).toList()));
+        return BenchmarkReports.json(new ReportJson(System.getProperty("parquetbloom.bench.command", ""), scale, results.stream().map(ResultJson::of).toList(), loads.stream().map(LoadJson::of).toList(),
+                budgets.map(MetadataBudgets::describeJson).orElse(Map.of())));
     }
 
     private static String quoted(List<String> values)

@@ -30,19 +30,35 @@ import java.util.TreeMap;
 final class MetadataBudgets
 {
     static final String OURS = "parquet_bloom";
+    // the variant whose budget is the reference node's, scaled as the rows are, on the per-file path
+    static final String SCALED = "scaled";
     private static final String KEY_COLUMN = "device_id";
+    // the reference: a node's 256 MB metadata budget against 250,000-row row groups
+    private static final long REFERENCE_BUDGET = 256L << 20;
+    private static final int REFERENCE_ROWS_PER_ROW_GROUP = 250_000;
 
     private final long workingSet;
     private final long footerBytes;
     private final long filterBytes;
     private final Path diskRoot;
+    private final long scaledBudget;
 
-    private MetadataBudgets(long footerBytes, long filterBytes, Path diskRoot)
+    private MetadataBudgets(long footerBytes, long filterBytes, Path diskRoot, long scaledBudget)
     {
         this.footerBytes = footerBytes;
         this.filterBytes = filterBytes;
         this.workingSet = footerBytes + filterBytes;
         this.diskRoot = diskRoot;
+        this.scaledBudget = scaledBudget;
+    }
+
+    /**
+     * The reference node's metadata budget scaled by the rows of a row group: filters sized for a row group's rows
+     * outgrow it as the reference's ~3 GB of filters per key column outgrow 256 MB.
+     */
+    static long scaledBudget(int rowsPerRowGroup)
+    {
+        return REFERENCE_BUDGET * rowsPerRowGroup / REFERENCE_ROWS_PER_ROW_GROUP;
     }
 
     /**
@@ -79,8 +95,19 @@ final class MetadataBudgets
         return "lake_b" + catalog.substring(OURS.length() + 1).replace('.', '_').replace("+", "_");
     }
 
-    static double ratio(String catalog)
+    static boolean isScaled(String catalog)
     {
+        return catalog.substring(OURS.length() + 1).replace("+disk", "").equals(SCALED);
+    }
+
+    /**
+     * The budget of a variant / the working set.
+     */
+    double ratio(String catalog)
+    {
+        if (isScaled(catalog)) {
+            return scaledBudget / (double) workingSet;
+        }
         return Double.parseDouble(catalog.substring(OURS.length() + 1).replace("+disk", ""));
     }
 
@@ -93,7 +120,7 @@ final class MetadataBudgets
      * Measures the working set from the objects themselves: each file's footer, and its {@code device_id} filters
      * (their declared length, or the extent up to the next filter or the footer where a writer declares none).
      */
-    static MetadataBudgets measure(S3Client client, String bucket, String prefix, Path diskRoot)
+    static MetadataBudgets measure(S3Client client, String bucket, String prefix, Path diskRoot, long scaledBudget)
             throws IOException
     {
         long footers = 0;
@@ -109,7 +136,7 @@ final class MetadataBudgets
             footers += footerLength;
             filters += keyFilterBytes(Util.readFileMetaData(new ByteArrayInputStream(footerBytes)), footerStart);
         }
-        return new MetadataBudgets(footers, filters, diskRoot);
+        return new MetadataBudgets(footers, filters, diskRoot, scaledBudget);
     }
 
     private static long keyFilterBytes(FileMetaData footer, long footerStart)
@@ -147,6 +174,9 @@ final class MetadataBudgets
     {
         Map<String, String> properties = new HashMap<>();
         properties.put("metadata-cache.max-size", Math.max(1, Math.round(ratio(catalog) * workingSet)) + "B");
+        if (isScaled(catalog)) {
+            properties.put("key-index.enabled", "false");
+        }
         if (diskTier(catalog)) {
             Path directory = diskRoot.resolve(trinoCatalog(catalog) + "-" + System.nanoTime());
             properties.put("metadata-cache.disk.directory", directory.toString());
@@ -156,9 +186,14 @@ final class MetadataBudgets
         return properties;
     }
 
+    Map<String, Object> describeJson()
+    {
+        return Map.of("working_set_bytes", workingSet, "footer_bytes", footerBytes, "key_filter_bytes", filterBytes, "scaled_budget_bytes", scaledBudget);
+    }
+
     String describe()
     {
-        return "metadata working set of a device_id lookup: %,d bytes (footers %,d, device_id filters %,d)".formatted(workingSet, footerBytes, filterBytes);
+        return "metadata working set of a device_id lookup: %,d bytes (footers %,d, device_id filters %,d); the reference's budget scaled: %,d bytes".formatted(workingSet, footerBytes, filterBytes, scaledBudget);
     }
 
     /**
@@ -178,7 +213,7 @@ final class MetadataBudgets
             Optional<LookupBenchmark.Result> repeat = phase(results, cold, cold.catalog(), "repeat");
             Optional<LookupBenchmark.Result> hive = phase(results, cold, "hive", "cold");
             table.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                    cold.workload(), ratio(cold.catalog()), diskTier(cold.catalog()) ? "on" : "off",
+                    cold.workload(), budgets.map(value -> String.format(Locale.ROOT, "%.3g%s", value.ratio(cold.catalog()), isScaled(cold.catalog()) ? " (scaled, per-file)" : "")).orElse("-"), diskTier(cold.catalog()) ? "on" : "off",
                     cells(Optional.of(cold)), cells(warm), cells(repeat),
                     warm.map(value -> cold.gets() == 0 ? "-" : String.format(Locale.ROOT, "%.0f%%", 100.0 * value.gets() / cold.gets())).orElse("-"),
                     cells(hive)));

@@ -21,10 +21,10 @@ final class TestLookupBenchmarkSmoke
         LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke"});
         List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
         Set<String> workloads = results.stream().map(LookupBenchmark.Result::workload).collect(Collectors.toSet());
-        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "in_2000_spread", "in_2000_absent", "join_dynamic_filter", "range_control", "full_scan", "filter_advice", "concurrency", "serial_absent", "serial_present");
-        // 11 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, the advice on ours, and
+        assertThat(workloads).containsExactlyInAnyOrder("absent_key", "present_key", "in_10", "in_2000", "in_2000_spread", "in_2000_absent", "join_dynamic_filter", "range_control", "full_scan", "filter_advice", "concurrency", "serial_absent", "serial_present", "reference_query");
+        // 12 workloads x 3 catalogs (ours, Hive with and without filters) x cold/warm/repeat, the advice on ours, and
         // concurrency for ours and Hive
-        assertThat(results).hasSize(11 * 3 * 3 + 3 + 2);
+        assertThat(results).hasSize(12 * 3 * 3 + 3 + 2);
         // a new absent serial on a dictionary column without filters: the cached dictionaries answer, no GET
         assertThat(result(results, "serial_absent", "warm").gets()).isZero();
         assertThat(result(results, "serial_absent", "warm").filesScheduled()).isZero();
@@ -69,6 +69,29 @@ final class TestLookupBenchmarkSmoke
         // absent keys: no file scheduled with the index, in any phase
         assertThat(results).filteredOn(result -> result.catalog().equals("parquet_bloom")).allMatch(result -> result.filesScheduled() == 0);
         assertThat(LookupBenchmark.keyIndexMarkdown(results)).contains("| in_2000_absent | cold |");
+    }
+
+    @Test
+    void smokeRunOfTheReferenceBenchmark()
+            throws Exception
+    {
+        // ./run bench reference's steps, tiny: the reference writer, the key index, the per-file path at the scaled
+        // budget with the disk tier, Hive, then two load levels on each
+        LookupBenchmark.Options options = LookupBenchmark.parse(new String[] {"--smoke", "--writer", "reference", "--workloads", "reference_query,in_2000_spread",
+                "--catalogs", "parquet_bloom,parquet_bloom@scaled+disk,hive", "--scaled-budget", "--key-index", "--key-index-without-yardstick", "--key-index-refresh-files", "1",
+                "--load-levels", "1,4", "--load-seconds", "2"});
+        List<LookupBenchmark.Result> results = LookupBenchmark.run(options);
+        assertThat(results).hasSize(2 * 3 * 3);
+        assertThat(LookupBenchmark.loads).hasSize(3 * 2);
+        assertThat(LookupBenchmark.loads).allSatisfy(load -> {
+            assertThat(load.errors()).as("errors of %s at %d clients: %s", load.catalog(), load.clients(), load.firstError()).isZero();
+            assertThat(load.threadsMax()).isPositive();
+        });
+        // the per-file catalog runs without the index: every lookup schedules files
+        assertThat(results).filteredOn(result -> result.catalog().equals("parquet_bloom@scaled+disk") && result.workload().equals("reference_query"))
+                .allMatch(result -> result.filesScheduled() > 0);
+        assertThat(LoadLevels.markdown(LookupBenchmark.loads)).contains("| parquet_bloom | 4 | 2 |", "| hive | 1 | 2 |");
+        assertThat(LookupBenchmark.json(options, results)).contains("\"load\"", "\"clients\": 4", "\"scaled_budget_bytes\"");
     }
 
     private static LookupBenchmark.Result result(List<LookupBenchmark.Result> results, String workload, String phase)

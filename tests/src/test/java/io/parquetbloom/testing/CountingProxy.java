@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -79,6 +80,8 @@ public final class CountingProxy
     private final AtomicReference<Predicate<Request>> lostResponse = new AtomicReference<>();
     private final AtomicLong strippedEtags = new AtomicLong();
     private volatile boolean stripListEtags;
+    private final AtomicInteger openConnections = new AtomicInteger();
+    private final AtomicInteger peakConnections = new AtomicInteger();
 
     private record Hook(Predicate<Request> matches, Runnable action) {}
 
@@ -286,7 +289,34 @@ public final class CountingProxy
         }
     }
 
+    /**
+     * Client connections open now (idle ones in the client's pool too).
+     */
+    public int openConnections()
+    {
+        return openConnections.get();
+    }
+
+    /**
+     * The most client connections open at once since the last call.
+     */
+    public int takePeakConnections()
+    {
+        return peakConnections.getAndSet(openConnections.get());
+    }
+
     private void serve(Socket client)
+    {
+        peakConnections.accumulateAndGet(openConnections.incrementAndGet(), Math::max);
+        try {
+            serveConnection(client);
+        }
+        finally {
+            openConnections.decrementAndGet();
+        }
+    }
+
+    private void serveConnection(Socket client)
     {
         try (client; Upstream upstream = new Upstream(client)) {
             InputStream in = client.getInputStream();

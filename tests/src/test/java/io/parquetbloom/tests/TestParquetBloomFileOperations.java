@@ -10,6 +10,7 @@ import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
+import io.trino.spi.QueryId;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -101,6 +102,7 @@ final class TestParquetBloomFileOperations
     private final Map<String, Layout> layouts = new HashMap<>();
     private final AtomicInteger catalogs = new AtomicInteger();
     private CountingProxy proxy;
+    private QueryId lastQueryId;
     private Path work;
 
     @Override
@@ -217,13 +219,12 @@ final class TestParquetBloomFileOperations
                         .addAll(TABLE_LOOKUP)
                         // coordinator: every footer with its filters; the key is in row groups of files 0 and 3
                         .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
-                        // worker: those two files' footers, then per surviving row group (two of file 0, one of file 3)
-                        // the key column's chunk, and the other two columns only because a row matched
+                        // worker: those two files' footers; the files are small and their splits' row groups at least
+                        // half of them, so the footer read brings each whole and the reader takes its chunks from it
                         .add(tail(EU_0), tail(US_3))
-                        .add(columnChunks(EU_0, "device_id"), columnChunks(EU_0, "device_id"), columnChunks(US_3, "device_id"))
-                        .add(columnChunks(EU_0, "reading,seq"), columnChunks(EU_0, "reading,seq"), columnChunks(US_3, "reading,seq"))
                         .build());
-        // again: the worker has the footers now, and reads the same column chunks
+        // again: the worker has the footers now; per surviving row group (two of file 0, one of file 3) the key
+        // column's chunk, and the other two columns only because a row matched
         assertFileOperations(catalog, "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId()),
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
@@ -316,7 +317,8 @@ final class TestParquetBloomFileOperations
     {
         // 100 keys pass 1% filters in most row groups: a surviving row group more likely matches than not, so its
         // projected chunks come in one GET with the key column's, not as a second GET after it. Pruning is off, so
-        // every row group is read: one GET each (a column nobody reads lies between two row groups' chunks)
+        // every row group is read: one GET per file (what nobody reads between two row groups' chunks, a column, is
+        // within the reader's merge distance, as trino-parquet merges)
         String catalog = coldCatalog();
         Session off = Session.builder(ParquetBloomQueryRunner.allPruningOff(getSession(), catalog)).setCatalog(catalog).setSchema("telemetry").build();
         String keys = IntStream.range(0, 100).mapToObj(i -> "'" + new UUID(0x8123456789abcdefL, 1000 + i) + "'").collect(joining(", "));
@@ -327,11 +329,30 @@ final class TestParquetBloomFileOperations
                 .map(this::classify)
                 .filter(operation -> operation.kind() == COLUMN_CHUNKS)
                 .toList();
-        assertThat(chunkReads).hasSize(4 * ROW_GROUPS);
+        assertThat(chunkReads).hasSize(4);
         assertThat(chunkReads).allSatisfy(operation -> assertThat(operation.target().split(" ")[1].split(",")).contains("device_id", "reading", "seq"));
         QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), result.queryId());
         assertThat(metrics.get("rowGroupsReadWhole")).isEqualTo(4L * ROW_GROUPS);
         assertThat(metrics.get("rowGroupsReadKeyFirst")).isZero();
+    }
+
+    @Test
+    void smallFilesAreReadOnceForAnUnselectiveInList()
+    {
+        // 100 keys pass 1% filters in most row groups: pruning a small file at planning would read it whole there and
+        // again on the worker. The coordinator reads only the schema (the newest file's footer, which it then prunes
+        // with, as it holds it); every other file becomes a split whose worker reads it whole once, prunes it with
+        // the filters in those bytes and takes its chunks from them
+        String catalog = coldCatalog();
+        String keys = IntStream.range(0, 100).mapToObj(i -> "'" + new UUID(0x8123456789abcdefL, 1000 + i) + "'").collect(joining(", "));
+        assertFileOperations(catalog, "SELECT count(*) FROM events WHERE device_id IN (%s)".formatted(keys),
+                ImmutableMultiset.<FileOperation>builder()
+                        .addAll(TABLE_LOOKUP)
+                        .add(tail(US_3))
+                        .add(tail(EU_0), tail(EU_1), tail(US_2))
+                        .build());
+        QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), lastQueryId);
+        assertThat(metrics.get("filesTotal")).isEqualTo(4);
     }
 
     @Test
@@ -349,12 +370,11 @@ final class TestParquetBloomFileOperations
         // warm, other absent serials: the cached dictionaries answer, no GET
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial IN ('SN-001003', 'SN-999999')", SERIALS_LOOKUP);
         // SN-000042 = 16 * 2 + 2 * 5 is only in row group 5 (file 1's second): one split, whose worker reads the
-        // footer, the key column's chunk and then, a row having matched, the projected column's
+        // footer of the small file, which brings it whole (its row groups are half of it): its chunks come from there
         assertFileOperations(catalog, "SELECT reading FROM serials WHERE serial = 'SN-000042'",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
                         .add(serialsTail(1))
-                        .add(serialsChunks(1, "serial"), serialsChunks(1, "reading"))
                         .build());
         // every dictionary of the whole files was kept: another column costs no dictionary GET either; planning
         // keeps file 0's footer compact, with the serial column's chunks only, so a query on num reads its footer
@@ -396,15 +416,16 @@ final class TestParquetBloomFileOperations
     {
         String catalog = coldCatalog();
         // inside every row group's min/max; every chunk of lot has dictionary pages and then PLAIN ones: its dictionary does not hold every value, so
-        // it is never read, and every row group's lot chunk is read on the workers
+        // it is never read, and every row group is read on the workers: each small file whole with its footer, the lot
+        // chunks taken from those bytes
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE lot = 'LOT-3-x'",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
                         .add(serialsTail(0), serialsTail(1))
                         .add(serialsTail(0), serialsTail(1))
-                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(0, "lot")))
-                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(1, "lot")))
                         .build());
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQueryId).get("rowGroupsReadWhole") + QueryMetrics.of(getDistributedQueryRunner(), lastQueryId).get("rowGroupsReadKeyFirst"))
+                .isEqualTo(2L * ROW_GROUPS);
     }
 
     @Test
@@ -412,14 +433,16 @@ final class TestParquetBloomFileOperations
     {
         String catalog = coldCatalog();
         Session off = Session.builder(getSession()).setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false").build();
+        // every row group survives planning and is read on the workers: each small file whole with its footer (its
+        // splits hold all its row groups), the serial chunks taken from those bytes
         assertFileOperations(off, catalog, "SELECT count(*) FROM serials WHERE serial = 'SN-001001'",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
                         .add(serialsTail(0), serialsTail(1))
                         .add(serialsTail(0), serialsTail(1))
-                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(0, "serial")))
-                        .addAll(Collections.nCopies(ROW_GROUPS, serialsChunks(1, "serial")))
                         .build());
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQueryId).get("rowGroupsReadWhole") + QueryMetrics.of(getDistributedQueryRunner(), lastQueryId).get("rowGroupsReadKeyFirst"))
+                .isEqualTo(2L * ROW_GROUPS);
     }
 
     private static FileOperation serialsTail(int file)
@@ -476,7 +499,7 @@ final class TestParquetBloomFileOperations
     {
         Session inCatalog = Session.builder(session).setCatalog(catalog).setSchema("telemetry").build();
         proxy.reset();
-        getQueryRunner().execute(inCatalog, sql);
+        lastQueryId = getDistributedQueryRunner().executeWithPlan(inCatalog, sql).queryId();
         Multiset<FileOperation> actual = proxy.requests().stream()
                 .map(this::classify)
                 .collect(toImmutableMultiset());

@@ -161,8 +161,8 @@ public final class ParquetBloomPageSourceProvider
         }
 
         S3ObjectInfo object = new S3ObjectInfo(S3Location.parse(split.path()), split.fileSize(), split.etag());
-        // the coordinator has usually pruned with this footer already; only an unpruned split reads small files whole
-        ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, plan.table(), split.rowGroups().isPresent() ? 0 : plan.readWholeFileUpTo(), plan.filterColumns(), fileColumns(columns, constraint)), readStats);
+        long readWholeUpTo = readWholeUpTo(split, plan);
+        ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, plan.table(), readWholeUpTo, plan.filterColumns(), fileColumns(columns, constraint)), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, constraint, file.metadata().getFileMetaData().getSchema(), split.path());
         // the columns resolved once: the pruner uses the fields of the constrained ones
         Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
@@ -171,8 +171,23 @@ public final class ParquetBloomPageSourceProvider
         if (selection.rowGroups().isEmpty()) {
             return ParquetBloomPageSource.empty(split.path(), selection.stats(), readStats, totals);
         }
-        // a footer read just now comes with its whole tail, which only pruning uses
-        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), columns, fields, selection, plan.options().noMatchCache(), readPlanner.matchesOf(session.getQueryId()), readStats);
+        // a small file read whole just now: the reader takes its chunks from those bytes
+        FileTail tail = object.size() <= readWholeUpTo ? dataInTail(file) : FileTail.NONE;
+        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, plan.options().noMatchCache(), readPlanner.matchesOf(session.getQueryId()), readStats);
+    }
+
+    /**
+     * Files up to this size are read whole by the footer read (where the footer is not cached), as trino-parquet reads
+     * a small file: an unpruned split where dictionaries may prune, and a planned split whose row groups are at least
+     * half the file (an IN list the key index found in most row groups), which then costs one GET instead of a footer
+     * GET and a data GET one after the other.
+     */
+    private static long readWholeUpTo(ParquetBloomSplit split, PruningPlan plan)
+    {
+        if (split.rowGroups().isEmpty()) {
+            return plan.readWholeFileUpTo();
+        }
+        return split.length() * 2 >= split.fileSize() ? plan.options().smallFileThreshold() : 0;
     }
 
     /**
@@ -188,7 +203,7 @@ public final class ParquetBloomPageSourceProvider
         ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, table, 0, Set.of(), fileColumns(columns, TupleDomain.all())), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, TupleDomain.all(), file.metadata().getFileMetaData().getSchema(), path);
         RowGroupSelection selection = new RowGroupSelection(rowGroups, Map.of(), new PruningStats());
-        return openReader(path, Map.of(), object, file.retainOnlyFooter(), columns, fields, selection, false, RowGroupMatches.NONE, readStats);
+        return openReader(path, Map.of(), object, file.retainOnlyFooter(), FileTail.NONE, columns, fields, selection, false, RowGroupMatches.NONE, readStats);
     }
 
     /**
@@ -234,6 +249,7 @@ public final class ParquetBloomPageSourceProvider
             Map<String, Optional<String>> partitionValues,
             S3ObjectInfo object,
             ParquetFileMetadata file,
+            FileTail tail,
             List<ParquetBloomColumnHandle> columns,
             Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
             RowGroupSelection selection,
@@ -255,9 +271,22 @@ public final class ParquetBloomPageSourceProvider
         Map<String, Domain> filterFields = filterFields(columns, fields, selection.fileDomains());
         Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterFields.values(), matches);
         ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields.keySet(), wholeRowGroups);
-        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, matches);
+        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, matches, tail);
         ParquetReader reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
         return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
+    }
+
+    /**
+     * The tail's bytes before the footer, where the footer read brought more than the footer (a cached footer holds
+     * none).
+     */
+    private static FileTail dataInTail(ParquetFileMetadata file)
+    {
+        long footerStart = file.footerStart();
+        if (file.compacted().isPresent() || file.tailStart() >= footerStart) {
+            return FileTail.NONE;
+        }
+        return new FileTail(file.tailStart(), file.tail());
     }
 
     private static List<RowGroupInfo> rowGroupInfos(ParquetFileMetadata file, List<Integer> ordinals, Map<List<String>, ColumnDescriptor> descriptorsByPath, String path)

@@ -2,8 +2,8 @@ package io.parquetbloom.connector.parquet;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import io.parquetbloom.pruning.PruningPlan;
 import io.trino.spi.predicate.Domain;
-import io.trino.spi.predicate.ValueSet;
 
 import java.util.Collection;
 import java.util.HashSet;
@@ -22,10 +22,6 @@ import static java.util.concurrent.TimeUnit.MINUTES;
  */
 public final class RowGroupReadPlanner
 {
-    // a row group passes a filter of 1% false positives (parquet-java's default; Trino's writer makes 5%) for at least
-    // one of k values it does not hold with probability 1 - 0.99^k: from 69 values on, more often than not, so its
-    // survival says little, and a predicate of that many values is not selective enough to bet on no match
-    static final int WHOLE_FROM_VALUES = 69;
     // row groups read key first that a query must have seen before what they showed decides
     private static final int MIN_OUTCOMES = 4;
 
@@ -54,7 +50,8 @@ public final class RowGroupReadPlanner
      */
     public static Set<Integer> wholeRowGroups(int rowGroups, Collection<Domain> filterDomains, RowGroupMatches matches)
     {
-        if (filterDomains.isEmpty() || !(matches.mostMatch() || filterDomains.stream().allMatch(RowGroupReadPlanner::unselective))) {
+        // a row group's survival by a predicate of so many values says little: not selective enough to bet on no match
+        if (filterDomains.isEmpty() || !(matches.mostMatch() || filterDomains.stream().allMatch(PruningPlan::unselective))) {
             return Set.of();
         }
         Set<Integer> whole = new HashSet<>();
@@ -62,16 +59,6 @@ public final class RowGroupReadPlanner
             whole.add(rowGroup);
         }
         return whole;
-    }
-
-    /**
-     * A set of so many values that filters pass nearly every row group; a range tells nothing here (what the row
-     * groups read show decides).
-     */
-    private static boolean unselective(Domain domain)
-    {
-        ValueSet values = domain.getValues();
-        return values.isDiscreteSet() && values.getDiscreteSet().size() >= WHOLE_FROM_VALUES;
     }
 
     private static final class QueryMatches

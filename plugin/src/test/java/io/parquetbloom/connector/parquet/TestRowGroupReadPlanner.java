@@ -1,6 +1,7 @@
 package io.parquetbloom.connector.parquet;
 
 import io.airlift.slice.Slice;
+import io.parquetbloom.pruning.PruningPlan;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.ValueSet;
@@ -20,7 +21,7 @@ final class TestRowGroupReadPlanner
     void selectivePredicatesReadKeyFirst()
     {
         assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(values(1)), RowGroupMatches.NONE)).isEmpty();
-        assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(values(RowGroupReadPlanner.WHOLE_FROM_VALUES - 1)), RowGroupMatches.NONE)).isEmpty();
+        assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(values(PruningPlan.UNSELECTIVE_FROM_VALUES - 1)), RowGroupMatches.NONE)).isEmpty();
         // a range says nothing of how likely a match is: reading shows it
         assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(Domain.create(ValueSet.ofRanges(Range.greaterThan(VARCHAR, utf8Slice("m"))), false)), RowGroupMatches.NONE)).isEmpty();
         assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(), RowGroupMatches.NONE)).isEmpty();
@@ -29,7 +30,7 @@ final class TestRowGroupReadPlanner
     @Test
     void largeValueSetsReadWhole()
     {
-        assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(values(RowGroupReadPlanner.WHOLE_FROM_VALUES)), RowGroupMatches.NONE)).isEqualTo(Set.of(0, 1, 2));
+        assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(values(PruningPlan.UNSELECTIVE_FROM_VALUES)), RowGroupMatches.NONE)).isEqualTo(Set.of(0, 1, 2));
         // one selective column is enough for a row group to hold no match
         assertThat(RowGroupReadPlanner.wholeRowGroups(3, List.of(values(2_000), values(1)), RowGroupMatches.NONE)).isEmpty();
     }
