@@ -9,6 +9,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 
 /**
  * The load of {@code ./run bench reference}: closed-loop clients, each sending the next query as soon as its last one
@@ -36,7 +38,7 @@ final class LoadLevels
      * @param firstError the first error's message, if any query failed
      */
     record LoadResult(String catalog, int clients, int seconds, int completed, int errors, int cut, double throughput,
-            double p50, double p95, double p99, long heapMaxMb, long heapAfterGcMb, int threadsMax, int s3ConnectionsMax, Optional<String> firstError) {}
+            double p50, double p95, double p99, long heapMaxMb, long heapAfterGcMb, int threadsMax, int s3ConnectionsMax, Optional<String> firstError, String largestThreadGroups) {}
 
     /**
      * @param query the SQL of a client's {@code n}-th query, a new key every time
@@ -83,7 +85,7 @@ final class LoadLevels
         List<Double> all = new ArrayList<>(latencies);
         return new LoadResult(catalog, clients, seconds, all.size(), errors.get(), cut.get(), all.size() / (double) seconds,
                 BenchmarkReports.percentile(all, 50), BenchmarkReports.percentile(all, 95), BenchmarkReports.percentile(all, 99),
-                peaks.heapMaxBytes() >> 20, usedHeapAfterGc() >> 20, peaks.threadsMax(), proxy.takePeakConnections(), Optional.ofNullable(firstError.get()));
+                peaks.heapMaxBytes() >> 20, usedHeapAfterGc() >> 20, peaks.threadsMax(), proxy.takePeakConnections(), Optional.ofNullable(firstError.get()), largestThreadGroups());
     }
 
     private static void cancelRunningQueries(DistributedQueryRunner runner)
@@ -94,6 +96,20 @@ final class LoadLevels
                 dispatch.cancelQuery(query.getQueryId());
             }
         }
+    }
+
+    /**
+     * The five largest groups of live threads, by name with its numbers taken out: where threads pile up.
+     */
+    static String largestThreadGroups()
+    {
+        Map<String, Long> groups = Thread.getAllStackTraces().keySet().stream()
+                .collect(Collectors.groupingBy(thread -> thread.getName().replaceAll("[0-9]+", "#"), Collectors.counting()));
+        return groups.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(5)
+                .map(entry -> entry.getKey() + " " + entry.getValue())
+                .collect(Collectors.joining(", "));
     }
 
     static long usedHeapAfterGc()

@@ -384,8 +384,8 @@ public final class LookupBenchmark
                 long salt = (long) catalog.hashCode() * 1_000_003L + clients;
                 LoadLevels.LoadResult result = LoadLevels.run(runner, catalog, clients, seconds, catalog.startsWith("hive") ? hive : ours,
                         query -> referenceQuery(DemoDataset.deviceId(new SplittableRandom(salt * 7_919 + query).nextInt(scale.devices()))).formatted(name));
-                progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d".formatted(
-                        result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax()));
+                progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d; largest thread groups after it: %s".formatted(
+                        result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.largestThreadGroups()));
                 loads.add(result);
             }
         }
