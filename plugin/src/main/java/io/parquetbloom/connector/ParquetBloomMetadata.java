@@ -12,6 +12,7 @@ import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.PartitionColumn;
 import io.parquetbloom.table.TableSchemaReader;
+import io.parquetbloom.table.TableShape;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
@@ -26,6 +27,7 @@ import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.statistics.TableStatistics;
@@ -33,6 +35,7 @@ import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.RealType;
 import io.trino.spi.type.Type;
 
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +65,8 @@ public class ParquetBloomMetadata
     private final Map<SchemaTableName, Optional<S3Location>> locations = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, Optional<LakeTable>> tables = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, List<ParquetBloomColumnHandle>> columns = new ConcurrentHashMap<>();
+    private final Map<SchemaTableName, TableShape> shapes = new ConcurrentHashMap<>();
+    private final Map<PartitionListingKey, Optional<LakeTable>> partitionListings = new ConcurrentHashMap<>();
     private final S3RequestStats stats = new S3RequestStats();
     private final TableStatisticsReader statisticsReader;
     private final Map<String, MetadataTableProvider> metadataTables;
@@ -109,8 +114,9 @@ public class ParquetBloomMetadata
     {
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
         try {
-            LakeTable table = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
-            return statisticsReader.read(table, columnHandles(session, name), executor, stats);
+            List<ParquetBloomColumnHandle> handles = columnHandles(session, name);
+            LakeTable table = table(name, ((ParquetBloomTableHandle) tableHandle).constraint()).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
+            return statisticsReader.read(table, handles, executor, stats);
         }
         catch (RuntimeException e) {
             // statistics only steer the plan: a table they cannot be had for is planned without them
@@ -257,6 +263,31 @@ public class ParquetBloomMetadata
         return tables.computeIfAbsent(name, key -> location(key).map(folder -> lakeTables.getTable(key, folder, stats)));
     }
 
+    private record PartitionListingKey(SchemaTableName table, Map<String, Domain> partitionDomains) {}
+
+    /**
+     * The files of the table that {@code constraint}'s partition domains select: where the table's shape is known
+     * (cached, {@code metadata.schema-cache-ttl}) and the table spans listing pages, only the partitions selected are
+     * listed ({@link LakeTables#listPartitions}); otherwise every file, as {@link #table(SchemaTableName)} lists them.
+     * Callers still match each file against the predicate.
+     */
+    public Optional<LakeTable> table(SchemaTableName name, TupleDomain<ParquetBloomColumnHandle> constraint)
+    {
+        TableShape shape = shapes.get(name);
+        Map<String, Domain> partitionDomains = new HashMap<>();
+        constraint.getDomains().ifPresent(domains -> domains.forEach((column, domain) -> {
+            if (column.partitionKey() && !domain.isAll()) {
+                partitionDomains.put(column.name(), domain);
+            }
+        }));
+        if (shape == null || !lakeTables.listsByPartition(shape) || partitionDomains.isEmpty() || tables.containsKey(name)) {
+            // a full listing this transaction has (or needs for its shape anyway) serves
+            return table(name);
+        }
+        return partitionListings.computeIfAbsent(new PartitionListingKey(name, Map.copyOf(partitionDomains)),
+                key -> location(name).map(folder -> lakeTables.listPartitions(name, folder, shape.partitionColumns(), key.partitionDomains(), stats)));
+    }
+
     private Optional<S3Location> location(SchemaTableName name)
     {
         return locations.computeIfAbsent(name, key -> lakeTables.findTable(key, stats));
@@ -265,12 +296,17 @@ public class ParquetBloomMetadata
     private List<ParquetBloomColumnHandle> columnHandles(ConnectorSession session, SchemaTableName name)
     {
         return columns.computeIfAbsent(name, key -> {
-            LakeTable table = table(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
+            boolean unionByName = isSchemaUnionByName(session);
+            TableShape shape = lakeTables.shape(key, unionByName, () -> {
+                LakeTable table = table(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
+                return new TableShape(schemaReader.readColumns(table, unionByName, executor, stats), table.partitionColumns(), table.files().size());
+            });
+            shapes.put(key, shape);
             ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();
-            for (TableSchemaReader.DataColumn column : schemaReader.readColumns(table, isSchemaUnionByName(session), executor, stats)) {
+            for (TableSchemaReader.DataColumn column : shape.dataColumns()) {
                 handles.add(new ParquetBloomColumnHandle(column.name(), column.type(), false));
             }
-            for (PartitionColumn partition : table.partitionColumns()) {
+            for (PartitionColumn partition : shape.partitionColumns()) {
                 handles.add(new ParquetBloomColumnHandle(partition.name(), partition.type(), true));
             }
             return handles.build();

@@ -36,6 +36,11 @@ final class S3Listing
     private final int listPageSize;
     private final S3Stats nodeStats;
 
+    int listPageSize()
+    {
+        return listPageSize;
+    }
+
     S3Listing(Sender sender, int listPageSize, S3Stats nodeStats)
     {
         this.sender = requireNonNull(sender, "sender is null");

@@ -49,6 +49,14 @@ public class S3ObjectStore
     /**
      * Names of the "folders" directly below {@code prefix}, without the trailing slash.
      */
+    /**
+     * Keys asked for in one listing page ({@code s3.list-page-size}).
+     */
+    public int listPageSize()
+    {
+        return listing.listPageSize();
+    }
+
     public List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
     {
         return listing.listChildPrefixes(prefix, stats);

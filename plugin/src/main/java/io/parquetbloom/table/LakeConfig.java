@@ -8,6 +8,7 @@ import jakarta.validation.constraints.NotNull;
 
 import java.util.Optional;
 
+import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 /**
@@ -24,6 +25,7 @@ public class LakeConfig
     private boolean registerTableProcedureEnabled = true;
     private boolean schemaUnionByName;
     private Duration listingCacheTtl = new Duration(0, SECONDS);
+    private Duration schemaCacheTtl = new Duration(1, MINUTES);
 
     @NotNull
     public String getLocation()
@@ -113,6 +115,20 @@ public class LakeConfig
     public Duration getListingCacheTtl()
     {
         return listingCacheTtl;
+    }
+
+    @NotNull
+    public Duration getSchemaCacheTtl()
+    {
+        return schemaCacheTtl;
+    }
+
+    @Config("metadata.schema-cache-ttl")
+    @ConfigDescription("How long a table's columns (the newest file's, and its partition folders with their types) are reused across queries before all its files are listed again; a query whose predicate selects partitions then lists only those (0s: list the whole table on every query)")
+    public LakeConfig setSchemaCacheTtl(Duration schemaCacheTtl)
+    {
+        this.schemaCacheTtl = schemaCacheTtl;
+        return this;
     }
 
     @Config("metadata.listing-cache-ttl")

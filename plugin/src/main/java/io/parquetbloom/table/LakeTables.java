@@ -11,10 +11,12 @@ import io.parquetbloom.s3.S3RequestStats;
 import io.trino.cache.EvictableCacheBuilder;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.Domain;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -40,11 +42,15 @@ public class LakeTables
     private final S3ObjectStore store;
     private final TableRegistry registry;
     private final TableObjectLister lister;
+    private final PartitionFolders partitionFolders;
     private final S3Location root;
     private final CompanionFolder companionFolder;
     // with metadata.listing-cache-ttl=0 these cache nothing and every call lists
     private final Cache<SchemaTableName, Optional<LakeTable>> listings;
     private final Cache<SchemaTableName, Optional<S3Location>> locations;
+    private final Cache<ShapeKey, Optional<TableShape>> shapes;
+
+    private record ShapeKey(SchemaTableName table, boolean unionByName) {}
 
     public LakeTables(LakeConfig config, S3ObjectStore store, CompanionFolder companionFolder)
     {
@@ -57,11 +63,17 @@ public class LakeTables
         this.store = requireNonNull(store, "store is null");
         this.registry = requireNonNull(registry, "registry is null");
         this.lister = new TableObjectLister(store);
+        this.partitionFolders = new PartitionFolders(store, lister);
         this.root = S3Location.parse(config.getLocation()).asPrefix();
         this.companionFolder = requireNonNull(companionFolder, "companionFolder is null");
         long ttlMillis = config.getListingCacheTtl().toMillis();
         this.listings = listingCache(ttlMillis);
         this.locations = listingCache(ttlMillis);
+        this.shapes = EvictableCacheBuilder.newBuilder()
+                .expireAfterWrite(config.getSchemaCacheTtl().toMillis(), TimeUnit.MILLISECONDS)
+                .maximumSize(10_000)
+                .shareNothingWhenDisabled()
+                .build();
     }
 
     private static <V> Cache<SchemaTableName, Optional<V>> listingCache(long ttlMillis)
@@ -183,6 +195,7 @@ public class LakeTables
     {
         invalidateAllIf(locations, tables);
         invalidateAllIf(listings, tables);
+        invalidateAllIf(shapes, key -> tables.test(key.table()));
     }
 
     /**
@@ -195,6 +208,15 @@ public class LakeTables
     }
 
     /**
+     * The table's shape, from {@code metadata.schema-cache-ttl} ago at most, else from {@code loader} (which lists
+     * all its files).
+     */
+    public TableShape shape(SchemaTableName name, boolean unionByName, Supplier<TableShape> loader)
+    {
+        return cached(shapes, new ShapeKey(name, unionByName), () -> Optional.of(loader.get())).orElseThrow();
+    }
+
+    /**
      * The files of the table in {@code folder} as S3 lists them now, never from the listing cache: what a key index
      * build records.
      */
@@ -203,7 +225,32 @@ public class LakeTables
         return listTable(name, folder, stats);
     }
 
-    private static <T> Optional<T> cached(Cache<SchemaTableName, Optional<T>> cache, SchemaTableName name, Supplier<Optional<T>> loader)
+    /**
+     * Whether a query of the table of {@code shape} that selects partitions lists only those: the table takes more than
+     * one listing page.
+     */
+    public boolean listsByPartition(TableShape shape)
+    {
+        return shape.listsByPartition(store.listPageSize());
+    }
+
+    /**
+     * The files of the partitions of the table in {@code folder} that {@code partitionDomains} selects, listed now
+     * without listing the other partitions ({@link PartitionFolders}); never from the listing cache.
+     *
+     * @param partitionColumns the table's partition columns, from a listing of all its files
+     */
+    public LakeTable listPartitions(SchemaTableName name, S3Location folder, List<PartitionColumn> partitionColumns, Map<String, Domain> partitionDomains, S3RequestStats stats)
+    {
+        S3Location prefix = folder.asPrefix();
+        List<ListedObject> objects = partitionFolders.list(prefix, partitionColumns, partitionDomains, stats);
+        S3Location companion = companionFolder.of(name, prefix);
+        // the companion folder is not a partition: listed on its own wherever it is
+        List<ListedObject> companionObjects = store.listWithAges(companion, stats);
+        return TableListing.interpret(name, prefix, objects, companion, companionObjects, Optional.of(partitionColumns));
+    }
+
+    private static <K, T> Optional<T> cached(Cache<K, Optional<T>> cache, K name, Supplier<Optional<T>> loader)
     {
         try {
             return uncheckedCacheGet(cache, name, loader);

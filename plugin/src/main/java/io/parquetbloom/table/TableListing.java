@@ -34,6 +34,15 @@ final class TableListing
      */
     static LakeTable interpret(SchemaTableName name, S3Location prefix, List<ListedObject> objects, S3Location companionFolder, List<ListedObject> companionObjects)
     {
+        return interpret(name, prefix, objects, companionFolder, companionObjects, Optional.empty());
+    }
+
+    /**
+     * @param knownPartitionColumns the table's partition columns as a listing of all its files found them, for a
+     * listing of some of its partitions: their types are the table's, not what these files' values alone would give
+     */
+    static LakeTable interpret(SchemaTableName name, S3Location prefix, List<ListedObject> objects, S3Location companionFolder, List<ListedObject> companionObjects, Optional<List<PartitionColumn>> knownPartitionColumns)
+    {
         List<String> partitionKeys = null;
         String firstFile = null;
         List<LakeFile> files = new ArrayList<>();
@@ -64,7 +73,13 @@ final class TableListing
             }
             files.add(new LakeFile(object, relativePath, partitions, listed.lastModified()));
         }
-        return new LakeTable(name, prefix, files, partitionColumns(partitionKeys == null ? List.of() : partitionKeys, files), companionFolder, companions);
+        List<String> keys = partitionKeys == null ? List.of() : partitionKeys;
+        if (knownPartitionColumns.isPresent() && partitionKeys != null && !partitionKeys.equals(knownPartitionColumns.get().stream().map(PartitionColumn::name).toList())) {
+            throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Table %s: file %s has partition folders %s, but the table's are %s".formatted(
+                    name, firstFile, partitionKeys, knownPartitionColumns.get().stream().map(PartitionColumn::name).toList()));
+        }
+        List<PartitionColumn> partitionColumns = knownPartitionColumns.orElseGet(() -> partitionColumns(keys, files));
+        return new LakeTable(name, prefix, files, partitionColumns, companionFolder, companions);
     }
 
     private static Map<String, Optional<String>> partitionValues(String[] segments)

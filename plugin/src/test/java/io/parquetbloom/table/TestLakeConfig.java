@@ -23,7 +23,8 @@ final class TestLakeConfig
                 .setKeyIndexLocation(null)
                 .setRegisterTableProcedureEnabled(true)
                 .setSchemaUnionByName(false)
-                .setListingCacheTtl(new Duration(0, SECONDS)));
+                .setListingCacheTtl(new Duration(0, SECONDS))
+                .setSchemaCacheTtl(new Duration(1, MINUTES)));
     }
 
     @Test
@@ -36,14 +37,16 @@ final class TestLakeConfig
                         "key-index.location", "s3://engine/indexes/",
                         "register-table-procedure.enabled", "false",
                         "schema.union-by-name", "true",
-                        "metadata.listing-cache-ttl", "5m"),
+                        "metadata.listing-cache-ttl", "5m",
+                        "metadata.schema-cache-ttl", "10s"),
                 new LakeConfig()
                         .setLocation("s3://lake/warehouse/")
                         .setTableRegistryLocation("s3://engine/registry/")
                         .setKeyIndexLocation("s3://engine/indexes/")
                         .setRegisterTableProcedureEnabled(false)
                         .setSchemaUnionByName(true)
-                        .setListingCacheTtl(new Duration(5, MINUTES)));
+                        .setListingCacheTtl(new Duration(5, MINUTES))
+                        .setSchemaCacheTtl(new Duration(10, SECONDS)));
     }
 
     @Test

@@ -94,6 +94,29 @@ final class TestLookupBenchmarkSmoke
         assertThat(LookupBenchmark.json(options, results)).contains("\"load\"", "\"clients\": 4", "\"scaled_budget_bytes\"");
     }
 
+    @Test
+    void smokeRunOfTheListingBenchmark()
+            throws Exception
+    {
+        // 1,344 objects: once the table's shape is known, a one-day lookup lists that day only, in fewer LISTs than the
+        // whole table takes
+        ListingBenchmark.Flags flags = new ListingBenchmark.Flags();
+        flags.months = 1;
+        flags.filesPerHour = 2;
+        flags.runs = 1;
+        flags.latencyMillis = 0;
+        // pages of 100 keys: the table takes more than 8, so more than one round of pages side by side
+        flags.listPageSize = 100;
+        List<ListingBenchmark.Run> runs = ListingBenchmark.run(flags);
+        assertThat(runs).hasSize(3).allMatch(run -> run.rows() == 0);
+        ListingBenchmark.Run known = runs.get(1);
+        ListingBenchmark.Run everyQuery = runs.get(2);
+        // the table's folder (2), its years, months and days (3), the day's 48 objects (1), the key index folder (1)
+        assertThat(known.lists()).isEqualTo(7);
+        assertThat(everyQuery.lists()).isGreaterThan(known.lists());
+        assertThat(ListingBenchmark.markdown(runs)).contains("| lake | shape known |");
+    }
+
     private static LookupBenchmark.Result result(List<LookupBenchmark.Result> results, String workload, String phase)
     {
         return results.stream()

@@ -1,27 +1,36 @@
 package io.parquetbloom.tests;
 
+import io.airlift.slice.Slices;
 import io.parquetbloom.keyindex.KeyIndexLocations;
 import io.parquetbloom.s3.S3Config;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.s3.S3Stats;
 import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
+import io.parquetbloom.table.PartitionColumn;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.Range;
+import io.trino.spi.predicate.ValueSet;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -95,6 +104,72 @@ final class TestLakeListing
                 LakeTable table = tables.getTable(name, tables.findTable(name, new S3RequestStats()).orElseThrow(), new S3RequestStats());
                 assertThat(table.files()).as("page size %d", pageSize).extracting(file -> file.object().location().key()).containsExactlyElementsOf(expected);
                 assertThat(table.files()).extracting(file -> file.partitionValues().values().iterator().next().orElseThrow()).contains("us/x", "\uD83D\uDE00:x", "us x", "us.1");
+            }
+        }
+    }
+
+    @Test
+    void predicateOnPartitionsListsOnlyTheFoldersItSelects()
+            throws Exception
+    {
+        try (TestingS3 s3 = TestingS3.start("listing");
+                S3Client client = s3.client()) {
+            // 3 days x 24 hours x 5 files, a day of odd folders beside them: a default partition, an escaped value, a
+            // value that is no integer, a hidden folder and the key index's companion folder
+            List<String> keys = new ArrayList<>();
+            for (int day = 1; day <= 3; day++) {
+                for (int hour = 0; hour < 24; hour++) {
+                    for (int file = 0; file < 5; file++) {
+                        keys.add("warehouse/telemetry/events/day=2026-03-%02d/hour=%d/part-%d.parquet".formatted(day, hour, file));
+                    }
+                }
+            }
+            List<String> odd = List.of(
+                    "warehouse/telemetry/events/day=2026-03-02/hour=__HIVE_DEFAULT_PARTITION__/part-0.parquet",
+                    "warehouse/telemetry/events/day=2026-03-02/hour=0x07/part-0.parquet",
+                    "warehouse/telemetry/events/day=2026-03-02/.hour=7/part-0.parquet",
+                    "warehouse/telemetry/events/_key_index/pointer");
+            TestingLake.uploadAll(client, "lake", keys, NOT_EMPTY);
+            TestingLake.uploadAll(client, "lake", odd, NOT_EMPTY);
+            for (int pageSize : List.of(1000, 7)) {
+                S3ObjectStore store = new S3ObjectStore(client, new S3Config().setListPageSize(pageSize), new S3Stats());
+                LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
+                SchemaTableName name = new SchemaTableName("telemetry", "events");
+                S3Location location = tables.findTable(name, new S3RequestStats()).orElseThrow();
+                // the shape, from a listing of every file: hour is a varchar (0x07 is no integer), day a date
+                LakeTable whole = tables.getTable(name, location, new S3RequestStats());
+                assertThat(whole.partitionColumns()).containsExactly(new PartitionColumn("day", DATE), new PartitionColumn("hour", VARCHAR));
+
+                // one day, one hour: the table's days, that day's hours, that hour's files, and the companion folder
+                S3RequestStats stats = new S3RequestStats();
+                LakeTable hour = tables.listPartitions(name, location, whole.partitionColumns(),
+                        Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay()), "hour", Domain.singleValue(VARCHAR, Slices.utf8Slice("7"))), stats);
+                assertThat(hour.files()).extracting(file -> file.object().location().key())
+                        .containsExactlyInAnyOrderElementsOf(keys.stream().filter(key -> key.contains("day=2026-03-02/hour=7/")).toList());
+                assertThat(hour.partitionColumns()).isEqualTo(whole.partitionColumns());
+                assertThat(hour.companionObjects()).extracting(ListedObject::key).containsExactly("warehouse/telemetry/events/_key_index/pointer");
+                assertThat(stats.listRequests()).as("page size %d", pageSize).isEqualTo(pageSize == 1000 ? 4 : 1 + 4 + 1 + 1);
+
+                // one day: its hours listed flat; the default partition and the odd value are that day's rows too
+                stats = new S3RequestStats();
+                LakeTable day = tables.listPartitions(name, location, whole.partitionColumns(), Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay())), stats);
+                assertThat(day.files()).extracting(file -> file.object().location().key())
+                        .containsExactlyInAnyOrderElementsOf(whole.files().stream().map(file -> file.object().location().key()).filter(key -> key.contains("day=2026-03-02/")).toList());
+                assertThat(day.files()).hasSize(24 * 5 + 2);
+                // at 7 keys a page: the days (1), then the day as any table of many pages is listed (its first page, its 27
+                // folders in 4 pages, eight key ranges side by side in 23 pages), and the companion folder (1)
+                assertThat(stats.listRequests()).as("page size %d", pageSize).isEqualTo(pageSize == 1000 ? 3 : 30);
+
+                // NULL hours of a day; and NULL hours of any day: the outer level is not constrained, so the table is
+                // listed whole (its callers match every file to the predicate)
+                LakeTable nullHours = tables.listPartitions(name, location, whole.partitionColumns(),
+                        Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay()), "hour", Domain.onlyNull(VARCHAR)), new S3RequestStats());
+                assertThat(nullHours.files()).extracting(file -> file.object().location().key()).containsExactly(odd.getFirst());
+                LakeTable anyDay = tables.listPartitions(name, location, whole.partitionColumns(), Map.of("hour", Domain.onlyNull(VARCHAR)), new S3RequestStats());
+                assertThat(anyDay.files()).isEqualTo(whole.files());
+                LakeTable twoDays = tables.listPartitions(name, location, whole.partitionColumns(),
+                        Map.of("day", Domain.create(ValueSet.ofRanges(Range.greaterThanOrEqual(DATE, LocalDate.of(2026, 3, 2).toEpochDay())), false)), new S3RequestStats());
+                assertThat(twoDays.files()).hasSize(2 * 24 * 5 + 2);
             }
         }
     }

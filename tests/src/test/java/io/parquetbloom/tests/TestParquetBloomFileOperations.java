@@ -98,6 +98,8 @@ final class TestParquetBloomFileOperations
 
     private record Chunk(String column, long start, long end) {}
 
+    private static final int COPY_REGIONS = 5;
+
     private final TestingLake lake = new TestingLake();
     private final Map<String, Layout> layouts = new HashMap<>();
     private final AtomicInteger catalogs = new AtomicInteger();
@@ -122,6 +124,18 @@ final class TestParquetBloomFileOperations
         for (int file = 0; file < 2; file++) {
             layouts.put("telemetry/serials/part-%05d.parquet".formatted(file), layout(work.resolve("serials-%d.parquet".formatted(file))));
         }
+        // telemetry.copies: 10 copies of events' first file in 5 region folders, a table of many listing pages once
+        // a page holds one key
+        List<String> copies = new ArrayList<>();
+        for (int region = 0; region < COPY_REGIONS; region++) {
+            for (int file = 0; file < 2; file++) {
+                copies.add("telemetry/copies/region=r%d/part-%d.parquet".formatted(region, file));
+            }
+        }
+        try (S3Client client = s3.client()) {
+            TestingLake.uploadAll(client, "lake", copies.stream().map(key -> "warehouse/" + key).toList(), Files.readAllBytes(work.resolve("events-0.parquet")));
+        }
+        copies.forEach(key -> layouts.put(key, layout(work.resolve("events-0.parquet"))));
         proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
         return ParquetBloomQueryRunner.builder().withEndpoint(proxy.endpoint()).build();
     }
@@ -186,10 +200,11 @@ final class TestParquetBloomFileOperations
                         .addAll(TABLE_LOOKUP)
                         .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
                         .build());
+        // again: the table's columns are known now (metadata.schema-cache-ttl), so only the probe lists its files
         assertFileOperations(catalog, probe,
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
-                        .addAll(TABLE_LOOKUP)
+                        .add(new FileOperation(LIST, ""), new FileOperation(LIST, "telemetry/"))
                         .build());
     }
 
@@ -244,6 +259,47 @@ final class TestParquetBloomFileOperations
                         .add(tail(US_3))
                         .add(tail(EU_0), tail(EU_1))
                         .build());
+    }
+
+    @Test
+    void partitionPredicateListsOnlyTheFoldersItSelects()
+    {
+        // listing pages of one key: telemetry.copies (10 files in 5 region folders) takes more pages than one round of
+        // side-by-side listings (8). The first query learns the table's shape from a listing of every file; from then
+        // on (metadata.schema-cache-ttl) a query that selects a region lists the table's region folders, that
+        // region's files and the key index's folder, and no other region
+        String catalog = coldCatalog(Map.of("s3.list-page-size", "1"));
+        Session session = Session.builder(getSession()).setCatalog(catalog).setSchema("telemetry").build();
+        assertThat(computeActual(session, "SELECT count(*) FROM copies WHERE region = 'r1' AND device_id = '%s'".formatted(ABSENT)).getOnlyValue()).isEqualTo(0L);
+        String present = lake.events().subList(0, lake.events().size() / 4).getFirst().deviceId();
+        long inFile = lake.events().subList(0, lake.events().size() / 4).stream().filter(row -> row.deviceId().equals(present)).count();
+        proxy.reset();
+        assertThat(computeActual(session, "SELECT count(*) FROM copies WHERE region = 'r3' AND device_id = '%s'".formatted(present)).getOnlyValue()).isEqualTo(2 * inFile);
+        Multiset<FileOperation> lists = ImmutableMultiset.copyOf(listings());
+        assertThat(lists.elementSet()).containsExactlyInAnyOrder(
+                // the table's folder, found as every query finds it
+                new FileOperation(LIST, ""),
+                new FileOperation(LIST, "telemetry/"),
+                // its region folders (delimited), region r3 whole, and the key index's folder
+                new FileOperation(LIST, "telemetry/copies/"),
+                new FileOperation(LIST, "telemetry/copies/region=r3/"),
+                new FileOperation(LIST, "telemetry/copies/_key_index/"));
+        // a page per region folder and per file of the region, one for the empty key index folder
+        assertThat(lists.count(new FileOperation(LIST, "telemetry/copies/"))).isEqualTo(COPY_REGIONS);
+        assertThat(lists.count(new FileOperation(LIST, "telemetry/copies/region=r3/"))).isEqualTo(2);
+        assertThat(lists.count(new FileOperation(LIST, "telemetry/copies/_key_index/"))).isEqualTo(1);
+        // without a partition predicate the table is listed whole
+        proxy.reset();
+        assertThat(computeActual(session, "SELECT count(*) FROM copies WHERE device_id = '%s'".formatted(present)).getOnlyValue()).isEqualTo(2 * COPY_REGIONS * inFile);
+        assertThat(listings()).doesNotContain(new FileOperation(LIST, "telemetry/copies/region=r3/"), new FileOperation(LIST, "telemetry/copies/_key_index/"));
+    }
+
+    private List<FileOperation> listings()
+    {
+        return proxy.requests().stream()
+                .map(this::classify)
+                .filter(operation -> operation.kind() == LIST)
+                .toList();
     }
 
     @Test
