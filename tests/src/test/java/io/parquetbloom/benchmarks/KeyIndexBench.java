@@ -1,5 +1,7 @@
 package io.parquetbloom.benchmarks;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.parquetbloom.testing.CountingProxy;
 import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
@@ -7,10 +9,16 @@ import io.trino.testing.MaterializedRow;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -36,9 +44,15 @@ final class KeyIndexBench
         }
         progress("building the key index of %s.%s".formatted(table, column));
         proxy.reset();
+        long heapBefore = LoadLevels.usedHeapAfterGc();
+        AtomicLong heapMax = new AtomicLong();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(() -> heapMax.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max), 0, 200, TimeUnit.MILLISECONDS);
         long start = System.nanoTime();
         runner.execute("CALL lake.system.create_key_index('telemetry', '%s', '%s')".formatted(table, column));
         double buildMillis = (System.nanoTime() - start) / 1e6;
+        sampler.shutdownNow();
+        progress("heap while building: at most %,d MB (%,d MB in use after a GC before it; the catalog's key-index.build-memory bounds the build's own share)".formatted(heapMax.get() >> 20, heapBefore >> 20));
         CountingProxy.Counts built = proxy.counts();
         long puts = proxy.requests().stream().filter(request -> request.method().equals("PUT")).count();
         MaterializedRow index = runner.execute("SELECT entries, index_bytes, bytes_per_entry, files_covered FROM lake.telemetry.\"%s$key_index\" WHERE column_name = '%s'".formatted(table, column)).getMaterializedRows().getFirst();
@@ -93,6 +107,26 @@ final class KeyIndexBench
         progress(rows.getLast());
         for (S3Object object : data) {
             client.deleteObject(request -> request.bucket(bucket).key(object.key().replace(".parquet", "-added.parquet")));
+        }
+    }
+
+    /**
+     * The segments the table's pointer names: bytes, trailer bytes (the page and file directories a cold lookup reads
+     * whole), entries, files.
+     */
+    void describeSegments(S3Client client, String bucket, String tablePrefix)
+    {
+        try {
+            byte[] pointer = client.getObjectAsBytes(request -> request.bucket(bucket).key(tablePrefix + "_key_index/_pointer")).asByteArray();
+            JsonNode stored = new ObjectMapper().readTree(pointer);
+            for (JsonNode segment : stored.get("segments")) {
+                rows.add(String.format(Locale.ROOT, "| segment %s | | %,d bytes, trailer %,d bytes | | | %,d entries, %,d files |",
+                        segment.get("name").asText(), segment.get("size").asLong(), segment.get("trailerBytes").asLong(), segment.get("entries").asLong(), segment.get("files").asLong()));
+                progress(rows.getLast());
+            }
+        }
+        catch (IOException | RuntimeException e) {
+            progress("could not read the key index pointer: " + e);
         }
     }
 

@@ -337,6 +337,7 @@ public final class LookupBenchmark
     {
         if (options.keyIndex()) {
             try (S3Client client = s3.client()) {
+                keyIndexBench.describeSegments(client, BUCKET, ROOT + "telemetry/events/");
                 keyIndexBench.refresh(runner, ours, client, BUCKET, ROOT + "telemetry/events/", "events", "device_id", options.keyIndexRefreshFiles());
             }
         }
