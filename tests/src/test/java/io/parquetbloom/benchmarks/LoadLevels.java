@@ -7,6 +7,7 @@ import io.trino.testing.DistributedQueryRunner;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,7 +39,8 @@ final class LoadLevels
      * @param firstError the first error's message, if any query failed
      */
     record LoadResult(String catalog, int clients, int seconds, int completed, int errors, int cut, double throughput,
-            double p50, double p95, double p99, long heapMaxMb, long heapAfterGcMb, int threadsMax, int s3ConnectionsMax, Optional<String> firstError, String largestThreadGroups) {}
+            double p50, double p95, double p99, long heapMaxMb, long heapAfterGcMb, int threadsMax, int s3ConnectionsMax, Optional<String> firstError, String largestThreadGroups,
+            long idleMillis, long poolReservedAfterMb) {}
 
     /**
      * @param query the SQL of a client's {@code n}-th query, a new key every time
@@ -82,10 +84,50 @@ final class LoadLevels
             throw new IllegalStateException("clients of %s at %d did not stop within 120 s of their level's end".formatted(catalog, clients));
         }
         Sampler.Peaks peaks = sampler.stop();
+        long idleStart = System.nanoTime();
+        awaitIdle(runner);
+        long idleMillis = (System.nanoTime() - idleStart) / 1_000_000;
+        // what the node's query memory pool still holds once no query runs: anything but 0 is memory never released
+        long poolReserved = runner.getCoordinator().getLocalMemoryManager().getMemoryPool().getReservedBytes();
         List<Double> all = new ArrayList<>(latencies);
         return new LoadResult(catalog, clients, seconds, all.size(), errors.get(), cut.get(), all.size() / (double) seconds,
                 BenchmarkReports.percentile(all, 50), BenchmarkReports.percentile(all, 95), BenchmarkReports.percentile(all, 99),
-                peaks.heapMaxBytes() >> 20, usedHeapAfterGc() >> 20, peaks.threadsMax(), proxy.takePeakConnections(), Optional.ofNullable(firstError.get()), largestThreadGroups());
+                peaks.heapMaxBytes() >> 20, usedHeapAfterGc() >> 20, peaks.threadsMax(), proxy.takePeakConnections(), Optional.ofNullable(firstError.get()), largestThreadGroups(), idleMillis, poolReserved >> 20);
+    }
+
+    /**
+     * Waits (up to two minutes) until the coordinator runs no query and the engine's threads have wound down, so that
+     * the cancelled queries' work does not run into the next level.
+     */
+    private static void awaitIdle(DistributedQueryRunner runner)
+            throws InterruptedException
+    {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            boolean running = runner.getCoordinator().getDispatchManager().getQueries().stream().anyMatch(query -> !query.getState().isDone());
+            long splitRunners = Thread.getAllStackTraces().keySet().stream().filter(thread -> thread.getName().startsWith("SplitRunner-")).count();
+            if (!running && splitRunners <= 64) {
+                return;
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+        System.out.println("[bench]   not idle two minutes after the level: where the busiest threads are, by their top frames: " + busiestFrames());
+    }
+
+    /**
+     * The five most common top frames (three deep) of the engine's and the connector's threads.
+     */
+    private static String busiestFrames()
+    {
+        Map<String, Long> frames = Thread.getAllStackTraces().entrySet().stream()
+                .filter(entry -> entry.getKey().getName().startsWith("SplitRunner-") || entry.getKey().getName().startsWith("parquet-bloom") || entry.getKey().getName().startsWith("query-execution"))
+                .filter(entry -> entry.getValue().length > 0)
+                .collect(Collectors.groupingBy(entry -> entry.getKey().getName().replaceAll("[0-9]+", "#") + " at " + Arrays.stream(entry.getValue()).limit(3).map(String::valueOf).collect(Collectors.joining(" < ")), Collectors.counting()));
+        return frames.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(5)
+                .map(entry -> entry.getValue() + " x " + entry.getKey())
+                .collect(Collectors.joining("; "));
     }
 
     private static void cancelRunningQueries(DistributedQueryRunner runner)

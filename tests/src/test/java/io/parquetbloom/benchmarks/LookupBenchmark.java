@@ -70,7 +70,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles, List<Integer> loadLevels, List<Integer> loadSeconds, Optional<List<String>> loadCatalogs, boolean scaledBudget) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles, List<Integer> loadLevels, List<Integer> loadSeconds, Optional<List<String>> loadCatalogs, boolean scaledBudget, Optional<Integer> maxConcurrency) {}
 
     /**
      * @param faults per query, under {@code --faults}: faults injected into its GETs, and (ours only, -1 for Hive)
@@ -176,6 +176,9 @@ public final class LookupBenchmark
         @Option(names = "--load-catalogs", split = ",", description = "the catalogs put under load (default: every catalog but hive_bloom_off)")
         List<String> loadCatalogs;
 
+        @Option(names = "--max-concurrency", description = "the coordinator's query.max-concurrency: queries beyond it queue in Trino (default: Trino's, 1000)")
+        Integer maxConcurrency;
+
         @Option(names = "--scaled-budget", description = "the metadata budget scaled as the rows are: our catalogs get metadata-cache.max-size of 256 MB x rows per row group / 250,000, and parquet_bloom@scaled[+disk] run the per-file path at it")
         boolean scaledBudget;
 
@@ -206,7 +209,7 @@ public final class LookupBenchmark
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), catalogs, Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
                 catalogs.stream().anyMatch(MetadataBudgets::isVariant), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles,
-                List.copyOf(flags.loadLevels), List.copyOf(flags.loadSeconds), Optional.ofNullable(flags.loadCatalogs).map(List::copyOf), flags.scaledBudget);
+                List.copyOf(flags.loadLevels), List.copyOf(flags.loadSeconds), Optional.ofNullable(flags.loadCatalogs).map(List::copyOf), flags.scaledBudget, Optional.ofNullable(flags.maxConcurrency));
     }
 
     private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions, long stallMillis)
@@ -279,9 +282,9 @@ public final class LookupBenchmark
             }
 
             Session session = testSessionBuilder().setCatalog("lake").setSchema("telemetry").build();
-            try (DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
-                    .setWorkerCount(0)
-                    .build()) {
+            DistributedQueryRunner.Builder<?> builder = DistributedQueryRunner.builder(session).setWorkerCount(0);
+            options.maxConcurrency().ifPresent(limit -> builder.addExtraProperty("query.max-concurrency", String.valueOf(limit)));
+            try (DistributedQueryRunner runner = builder.build()) {
                 runner.installPlugin(new ParquetBloomPlugin());
                 runner.installPlugin(new HivePlugin());
                 runner.createCatalog("lake", "parquet_bloom", oursProperties(ours, MetadataBudgets.OURS));
@@ -385,8 +388,8 @@ public final class LookupBenchmark
                 long salt = (long) catalog.hashCode() * 1_000_003L + clients;
                 LoadLevels.LoadResult result = LoadLevels.run(runner, catalog, clients, seconds, catalog.startsWith("hive") ? hive : ours,
                         query -> referenceQuery(DemoDataset.deviceId(new SplittableRandom(salt * 7_919 + query).nextInt(scale.devices()))).formatted(name));
-                progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d; largest thread groups after it: %s".formatted(
-                        result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.largestThreadGroups()));
+                progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d; idle again after %,d ms with %d MB of the memory pool still reserved; largest thread groups after it: %s".formatted(
+                        result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.idleMillis(), result.poolReservedAfterMb(), result.largestThreadGroups()));
                 loads.add(result);
             }
         }
@@ -947,7 +950,7 @@ public final class LookupBenchmark
         }
     }
 
-    @JsonPropertyOrder({"catalog", "clients", "seconds", "completed", "throughput_qps", "p50_ms", "p95_ms", "p99_ms", "errors", "cut", "heap_max_mb", "heap_after_gc_mb", "threads_max", "s3_connections_max", "first_error"})
+    @JsonPropertyOrder({"catalog", "clients", "seconds", "completed", "throughput_qps", "p50_ms", "p95_ms", "p99_ms", "errors", "cut", "heap_max_mb", "heap_after_gc_mb", "threads_max", "s3_connections_max", "first_error", "idle_after_ms", "memory_pool_reserved_after_mb"})
     record LoadJson(
             String catalog,
             int clients,
@@ -963,13 +966,16 @@ public final class LookupBenchmark
             @JsonProperty("heap_after_gc_mb") long heapAfterGcMb,
             @JsonProperty("threads_max") int threadsMax,
             @JsonProperty("s3_connections_max") int s3ConnectionsMax,
-            @JsonProperty("first_error") String firstError)
+            @JsonProperty("first_error") String firstError,
+            @JsonProperty("idle_after_ms") long idleAfterMillis,
+            @JsonProperty("memory_pool_reserved_after_mb") long poolReservedAfterMb)
     {
         static LoadJson of(LoadLevels.LoadResult result)
         {
             return new LoadJson(result.catalog(), result.clients(), result.seconds(), result.completed(), Math.round(result.throughput() * 100) / 100.0,
                     BenchmarkReports.tenths(result.p50()), BenchmarkReports.tenths(result.p95()), BenchmarkReports.tenths(result.p99()), result.errors(), result.cut(),
-                    result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.firstError().orElse(null));
+                    result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.firstError().orElse(null),
+                    result.idleMillis(), result.poolReservedAfterMb());
         }
     }
 
