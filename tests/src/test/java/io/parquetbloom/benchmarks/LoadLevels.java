@@ -5,6 +5,7 @@ import io.trino.dispatcher.DispatchManager;
 import io.trino.server.BasicQueryInfo;
 import io.trino.testing.DistributedQueryRunner;
 
+import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +41,7 @@ final class LoadLevels
      */
     record LoadResult(String catalog, int clients, int seconds, int completed, int errors, int cut, double throughput,
             double p50, double p95, double p99, long heapMaxMb, long heapAfterGcMb, int threadsMax, int s3ConnectionsMax, Optional<String> firstError, String largestThreadGroups,
-            long idleMillis, long poolReservedAfterMb) {}
+            long idleMillis, long poolReservedAfterMb, long openFilesMax, long openFilesAfter) {}
 
     /**
      * @param query the SQL of a client's {@code n}-th query, a new key every time
@@ -92,7 +93,7 @@ final class LoadLevels
         List<Double> all = new ArrayList<>(latencies);
         return new LoadResult(catalog, clients, seconds, all.size(), errors.get(), cut.get(), all.size() / (double) seconds,
                 BenchmarkReports.percentile(all, 50), BenchmarkReports.percentile(all, 95), BenchmarkReports.percentile(all, 99),
-                peaks.heapMaxBytes() >> 20, usedHeapAfterGc() >> 20, peaks.threadsMax(), proxy.takePeakConnections(), Optional.ofNullable(firstError.get()), largestThreadGroups(), idleMillis, poolReserved >> 20);
+                peaks.heapMaxBytes() >> 20, usedHeapAfterGc() >> 20, peaks.threadsMax(), proxy.takePeakConnections(), Optional.ofNullable(firstError.get()), largestThreadGroups(), idleMillis, poolReserved >> 20, peaks.openFilesMax(), openFiles());
     }
 
     /**
@@ -154,6 +155,15 @@ final class LoadLevels
                 .collect(Collectors.joining(", "));
     }
 
+    /**
+     * File descriptors this JVM has open (sockets included), where the OS shows them; -1 elsewhere.
+     */
+    static long openFiles()
+    {
+        String[] descriptors = new File("/proc/self/fd").list();
+        return descriptors == null ? -1 : descriptors.length;
+    }
+
     static long usedHeapAfterGc()
     {
         for (int i = 0; i < 3; i++) {
@@ -164,11 +174,12 @@ final class LoadLevels
 
     private static final class Sampler
     {
-        record Peaks(long heapMaxBytes, int threadsMax) {}
+        record Peaks(long heapMaxBytes, int threadsMax, long openFilesMax) {}
 
         private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
         private final AtomicLong heapMax = new AtomicLong();
         private final AtomicInteger threadsMax = new AtomicInteger();
+        private final AtomicLong openFilesMax = new AtomicLong();
 
         static Sampler start()
         {
@@ -181,6 +192,7 @@ final class LoadLevels
         {
             heapMax.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max);
             threadsMax.accumulateAndGet(ManagementFactory.getThreadMXBean().getThreadCount(), Math::max);
+            openFilesMax.accumulateAndGet(openFiles(), Math::max);
         }
 
         Peaks stop()
@@ -188,7 +200,7 @@ final class LoadLevels
         {
             executor.shutdown();
             executor.awaitTermination(10, TimeUnit.SECONDS);
-            return new Peaks(heapMax.get(), threadsMax.get());
+            return new Peaks(heapMax.get(), threadsMax.get(), openFilesMax.get());
         }
     }
 

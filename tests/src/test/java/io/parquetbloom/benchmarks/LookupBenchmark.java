@@ -388,8 +388,8 @@ public final class LookupBenchmark
                 long salt = (long) catalog.hashCode() * 1_000_003L + clients;
                 LoadLevels.LoadResult result = LoadLevels.run(runner, catalog, clients, seconds, catalog.startsWith("hive") ? hive : ours,
                         query -> referenceQuery(DemoDataset.deviceId(new SplittableRandom(salt * 7_919 + query).nextInt(scale.devices()))).formatted(name));
-                progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d; idle again after %,d ms with %d MB of the memory pool still reserved; largest thread groups after it: %s".formatted(
-                        result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.idleMillis(), result.poolReservedAfterMb(), result.largestThreadGroups()));
+                progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d; idle again after %,d ms with %d MB of the memory pool still reserved; open files max %,d, after %,d; largest thread groups after it: %s".formatted(
+                        result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.idleMillis(), result.poolReservedAfterMb(), result.openFilesMax(), result.openFilesAfter(), result.largestThreadGroups()));
                 loads.add(result);
             }
         }
@@ -950,7 +950,7 @@ public final class LookupBenchmark
         }
     }
 
-    @JsonPropertyOrder({"catalog", "clients", "seconds", "completed", "throughput_qps", "p50_ms", "p95_ms", "p99_ms", "errors", "cut", "heap_max_mb", "heap_after_gc_mb", "threads_max", "s3_connections_max", "first_error", "idle_after_ms", "memory_pool_reserved_after_mb"})
+    @JsonPropertyOrder({"catalog", "clients", "seconds", "completed", "throughput_qps", "p50_ms", "p95_ms", "p99_ms", "errors", "cut", "heap_max_mb", "heap_after_gc_mb", "threads_max", "s3_connections_max", "first_error", "idle_after_ms", "memory_pool_reserved_after_mb", "open_files_max", "open_files_after"})
     record LoadJson(
             String catalog,
             int clients,
@@ -968,14 +968,16 @@ public final class LookupBenchmark
             @JsonProperty("s3_connections_max") int s3ConnectionsMax,
             @JsonProperty("first_error") String firstError,
             @JsonProperty("idle_after_ms") long idleAfterMillis,
-            @JsonProperty("memory_pool_reserved_after_mb") long poolReservedAfterMb)
+            @JsonProperty("memory_pool_reserved_after_mb") long poolReservedAfterMb,
+            @JsonProperty("open_files_max") long openFilesMax,
+            @JsonProperty("open_files_after") long openFilesAfter)
     {
         static LoadJson of(LoadLevels.LoadResult result)
         {
             return new LoadJson(result.catalog(), result.clients(), result.seconds(), result.completed(), Math.round(result.throughput() * 100) / 100.0,
                     BenchmarkReports.tenths(result.p50()), BenchmarkReports.tenths(result.p95()), BenchmarkReports.tenths(result.p99()), result.errors(), result.cut(),
                     result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.firstError().orElse(null),
-                    result.idleMillis(), result.poolReservedAfterMb());
+                    result.idleMillis(), result.poolReservedAfterMb(), result.openFilesMax(), result.openFilesAfter());
         }
     }
 
