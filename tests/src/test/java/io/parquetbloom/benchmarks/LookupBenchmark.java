@@ -176,7 +176,7 @@ public final class LookupBenchmark
         @Option(names = "--load-catalogs", split = ",", description = "the catalogs put under load (default: every catalog but hive_bloom_off)")
         List<String> loadCatalogs;
 
-        @Option(names = "--max-concurrency", description = "the coordinator's query.max-concurrency: queries beyond it queue in Trino (default: Trino's, 1000)")
+        @Option(names = "--max-concurrency", description = "the coordinator's query.max-concurrent-queries: queries beyond it queue in Trino (default: Trino's, 1000)")
         Integer maxConcurrency;
 
         @Option(names = "--scaled-budget", description = "the metadata budget scaled as the rows are: our catalogs get metadata-cache.max-size of 256 MB x rows per row group / 250,000, and parquet_bloom@scaled[+disk] run the per-file path at it")
@@ -283,7 +283,7 @@ public final class LookupBenchmark
 
             Session session = testSessionBuilder().setCatalog("lake").setSchema("telemetry").build();
             DistributedQueryRunner.Builder<?> builder = DistributedQueryRunner.builder(session).setWorkerCount(0);
-            options.maxConcurrency().ifPresent(limit -> builder.addExtraProperty("query.max-concurrency", String.valueOf(limit)));
+            options.maxConcurrency().ifPresent(limit -> builder.addExtraProperty("query.max-concurrent-queries", String.valueOf(limit)));
             try (DistributedQueryRunner runner = builder.build()) {
                 runner.installPlugin(new ParquetBloomPlugin());
                 runner.installPlugin(new HivePlugin());
