@@ -15,8 +15,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,8 +98,8 @@ public final class ListingBenchmark
                 }
             }
         }
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"), freePort(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Optional.of(work.resolve("s3data")));
-                CountingProxy proxy = new CountingProxy(port(s3.endpoint()), flags.latencyMillis, "no-such-path");
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"), LookupBenchmark.freePort(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Optional.of(work.resolve("s3data")));
+                CountingProxy proxy = new CountingProxy(LookupBenchmark.port(s3.endpoint()), flags.latencyMillis, "no-such-path");
                 var client = s3.client()) {
             client.createBucket(request -> request.bucket("lake"));
             progress("uploading %,d objects in %,d hourly folders".formatted(keys.size(), keys.size() / flags.filesPerHour));
@@ -173,18 +171,5 @@ public final class ListingBenchmark
     private static void progress(String message)
     {
         System.out.println("[bench] " + message);
-    }
-
-    private static int port(String endpoint)
-    {
-        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
-    }
-
-    private static int freePort()
-            throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -1002,12 +1002,12 @@ public final class LookupBenchmark
         System.out.println("[bench] " + message);
     }
 
-    private static int port(String endpoint)
+    static int port(String endpoint)
     {
         return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
     }
 
-    private static int freePort()
+    static int freePort()
             throws IOException
     {
         try (ServerSocket socket = new ServerSocket(0)) {
