@@ -11,6 +11,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.URLEncoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +21,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The key index part of {@code ./run bench lookups --key-index}: building the index of a table's key column, against
@@ -114,10 +117,11 @@ final class KeyIndexBench
      * The segments the table's pointer names: bytes, trailer bytes (the page and file directories a cold lookup reads
      * whole), entries, files.
      */
-    void describeSegments(S3Client client, String bucket, String tablePrefix)
+    void describeSegments(S3Client client, String bucket, String tablePrefix, String column)
     {
         try {
-            byte[] pointer = client.getObjectAsBytes(request -> request.bucket(bucket).key(tablePrefix + "_key_index/_pointer")).asByteArray();
+            String key = tablePrefix + "_key_index/" + URLEncoder.encode(column, UTF_8) + "/_pointer";
+            byte[] pointer = client.getObjectAsBytes(request -> request.bucket(bucket).key(key)).asByteArray();
             JsonNode stored = new ObjectMapper().readTree(pointer);
             for (JsonNode segment : stored.get("segments")) {
                 rows.add(String.format(Locale.ROOT, "| segment %s | | %,d bytes, trailer %,d bytes | | | %,d entries, %,d files |",
@@ -128,6 +132,14 @@ final class KeyIndexBench
         catch (IOException | RuntimeException e) {
             progress("could not read the key index pointer: " + e);
         }
+    }
+
+    /**
+     * The rows of {@link #markdown()}, for the JSON report.
+     */
+    List<String> rows()
+    {
+        return List.copyOf(rows);
     }
 
     String markdown()

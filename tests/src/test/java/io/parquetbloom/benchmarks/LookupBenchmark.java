@@ -340,8 +340,9 @@ public final class LookupBenchmark
     {
         if (options.keyIndex()) {
             try (S3Client client = s3.client()) {
-                keyIndexBench.describeSegments(client, BUCKET, ROOT + "telemetry/events/");
+                keyIndexBench.describeSegments(client, BUCKET, ROOT + "telemetry/events/", "device_id");
                 keyIndexBench.refresh(runner, ours, client, BUCKET, ROOT + "telemetry/events/", "events", "device_id", options.keyIndexRefreshFiles());
+                keyIndexBench.describeSegments(client, BUCKET, ROOT + "telemetry/events/", "device_id");
             }
         }
         return results;
@@ -983,13 +984,13 @@ public final class LookupBenchmark
     }
 
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    record ReportJson(String command, ScaleJson scale, List<ResultJson> results, List<LoadJson> load, Map<String, Object> budgets) {}
+    record ReportJson(String command, ScaleJson scale, List<ResultJson> results, List<LoadJson> load, Map<String, Object> budgets, List<String> keyIndex) {}
 
     static String json(Options options, List<Result> results)
     {
         ScaleJson scale = new ScaleJson(options.writer(), options.files(), options.rowGroups(), options.rowsPerRowGroup(), options.runs(), options.latencyMillis(), options.concurrencySeconds(), options.clients());
         return BenchmarkReports.json(new ReportJson(System.getProperty("parquetbloom.bench.command", ""), scale, results.stream().map(ResultJson::of).toList(), loads.stream().map(LoadJson::of).toList(),
-                budgets.map(MetadataBudgets::describeJson).orElse(Map.of())));
+                budgets.map(MetadataBudgets::describeJson).orElse(Map.of()), keyIndexBench.rows()));
     }
 
     private static String quoted(List<String> values)
