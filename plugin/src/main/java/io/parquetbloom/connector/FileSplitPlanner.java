@@ -199,6 +199,7 @@ final class FileSplitPlanner
         S3RequestStats pruningRequests = pruningReads.requests();
         ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
         metrics.put("s3ListRequests", new LongCount(listingStats.listRequests()));
+        metrics.put("sharedListings", new LongCount(listingStats.sharedListings()));
         metrics.put("s3PlanningGetRequests", new LongCount(listingStats.getRequests() + pruningRequests.getRequests()));
         metrics.put("s3PlanningBytesRead", new LongCount(listingStats.getBytes() + pruningRequests.getBytes()));
         metrics.put("s3PlanningRetries", new LongCount(listingStats.retries() + pruningRequests.retries()));

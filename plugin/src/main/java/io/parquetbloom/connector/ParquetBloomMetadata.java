@@ -35,6 +35,7 @@ import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.RealType;
 import io.trino.spi.type.Type;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -44,6 +45,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -68,6 +70,8 @@ public class ParquetBloomMetadata
     private final Map<SchemaTableName, TableShape> shapes = new ConcurrentHashMap<>();
     private final Map<PartitionListingKey, Optional<LakeTable>> partitionListings = new ConcurrentHashMap<>();
     private final S3RequestStats stats = new S3RequestStats();
+    // when the transaction's current query was submitted (before Trino queued it): a listing begun since serves it
+    private final AtomicReference<Instant> submittedAt = new AtomicReference<>();
     private final TableStatisticsReader statisticsReader;
     private final Map<String, MetadataTableProvider> metadataTables;
 
@@ -258,9 +262,26 @@ public class ParquetBloomMetadata
         return stats;
     }
 
+    /**
+     * Trino calls this before each query of the transaction uses this catalog: the tables that query lists (those
+     * the transaction has not listed yet) may come from a listing that began after it was submitted.
+     */
+    @Override
+    public void beginQuery(ConnectorSession session)
+    {
+        submittedAt.set(session.getStart());
+    }
+
+    private Instant querySubmittedAt()
+    {
+        // without a session seen (never the case through Trino): as if submitted now, which no earlier listing serves
+        Instant submitted = submittedAt.get();
+        return submitted != null ? submitted : Instant.now();
+    }
+
     public Optional<LakeTable> table(SchemaTableName name)
     {
-        return tables.computeIfAbsent(name, key -> location(key).map(folder -> lakeTables.getTable(key, folder, stats)));
+        return tables.computeIfAbsent(name, key -> location(key).map(folder -> lakeTables.getTable(key, folder, querySubmittedAt(), stats)));
     }
 
     private record PartitionListingKey(SchemaTableName table, Map<String, Domain> partitionDomains) {}

@@ -16,6 +16,7 @@ public final class S3RequestStats
     private final AtomicLong failedAttempts = new AtomicLong();
     private final AtomicLong hedgedGets = new AtomicLong();
     private final AtomicLong hedgesWon = new AtomicLong();
+    private final AtomicLong sharedListings = new AtomicLong();
 
     public void recordGet(long bytes)
     {
@@ -26,6 +27,19 @@ public final class S3RequestStats
     public void recordList()
     {
         listRequests.incrementAndGet();
+    }
+
+    /**
+     * A table's listing was not sent: a listing that began after the query was submitted served it.
+     */
+    public void recordSharedListing()
+    {
+        sharedListings.incrementAndGet();
+    }
+
+    public long sharedListings()
+    {
+        return sharedListings.get();
     }
 
     /**

@@ -25,6 +25,7 @@ public class LakeConfig
     private boolean registerTableProcedureEnabled = true;
     private boolean schemaUnionByName;
     private Duration listingCacheTtl = new Duration(0, SECONDS);
+    private Duration sharedListingMaxAge = new Duration(10, SECONDS);
     private Duration schemaCacheTtl = new Duration(1, MINUTES);
 
     @NotNull
@@ -128,6 +129,20 @@ public class LakeConfig
     public LakeConfig setSchemaCacheTtl(Duration schemaCacheTtl)
     {
         this.schemaCacheTtl = schemaCacheTtl;
+        return this;
+    }
+
+    @NotNull
+    public Duration getSharedListingMaxAge()
+    {
+        return sharedListingMaxAge;
+    }
+
+    @Config("metadata.shared-listing-max-age")
+    @ConfigDescription("A query submitted before a listing of its table began uses that listing, if it began at most this long ago, instead of listing the table again: S3 lists every object written before a listing begins, so the query still sees every file written before it was submitted. Under load most queries waited in Trino's queue and share one listing (0s: every query lists)")
+    public LakeConfig setSharedListingMaxAge(Duration sharedListingMaxAge)
+    {
+        this.sharedListingMaxAge = sharedListingMaxAge;
         return this;
     }
 

@@ -13,6 +13,8 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.Domain;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -49,6 +51,7 @@ public class LakeTables
     private final Cache<SchemaTableName, Optional<LakeTable>> listings;
     private final Cache<SchemaTableName, Optional<S3Location>> locations;
     private final Cache<ShapeKey, Optional<TableShape>> shapes;
+    private final SharedListings sharedListings;
 
     private record ShapeKey(SchemaTableName table, boolean unionByName) {}
 
@@ -69,6 +72,8 @@ public class LakeTables
         long ttlMillis = config.getListingCacheTtl().toMillis();
         this.listings = listingCache(ttlMillis);
         this.locations = listingCache(ttlMillis);
+        // a listing cache is the staleness its user chose: listings are then not shared on top of it
+        this.sharedListings = new SharedListings(ttlMillis > 0 ? Duration.ZERO : Duration.ofMillis(config.getSharedListingMaxAge().toMillis()));
         this.shapes = EvictableCacheBuilder.newBuilder()
                 .expireAfterWrite(config.getSchemaCacheTtl().toMillis(), TimeUnit.MILLISECONDS)
                 .maximumSize(10_000)
@@ -196,6 +201,7 @@ public class LakeTables
         invalidateAllIf(locations, tables);
         invalidateAllIf(listings, tables);
         invalidateAllIf(shapes, key -> tables.test(key.table()));
+        sharedListings.forget(tables);
     }
 
     /**
@@ -204,7 +210,22 @@ public class LakeTables
      */
     public LakeTable getTable(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
-        return cached(listings, name, () -> Optional.of(listTable(name, folder, stats))).orElseThrow();
+        return getTable(name, folder, Instant.now(), stats);
+    }
+
+    /**
+     * The files of the table in {@code folder} for a query submitted at {@code submittedAt}: from a listing that
+     * began after that ({@link SharedListings}, {@code metadata.shared-listing-max-age}), else as
+     * {@link #getTable(SchemaTableName, S3Location, S3RequestStats)}.
+     */
+    public LakeTable getTable(SchemaTableName name, S3Location folder, Instant submittedAt, S3RequestStats stats)
+    {
+        return cached(listings, name, () -> Optional.of(sharedListings.sharedWith(name, folder, submittedAt)
+                .map(shared -> {
+                    stats.recordSharedListing();
+                    return shared;
+                })
+                .orElseGet(() -> sharedListings.list(name, folder, () -> listTable(name, folder, stats))))).orElseThrow();
     }
 
     /**

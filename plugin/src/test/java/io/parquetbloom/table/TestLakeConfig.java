@@ -24,6 +24,7 @@ final class TestLakeConfig
                 .setRegisterTableProcedureEnabled(true)
                 .setSchemaUnionByName(false)
                 .setListingCacheTtl(new Duration(0, SECONDS))
+                .setSharedListingMaxAge(new Duration(10, SECONDS))
                 .setSchemaCacheTtl(new Duration(1, MINUTES)));
     }
 
@@ -38,6 +39,7 @@ final class TestLakeConfig
                         "register-table-procedure.enabled", "false",
                         "schema.union-by-name", "true",
                         "metadata.listing-cache-ttl", "5m",
+                        "metadata.shared-listing-max-age", "0s",
                         "metadata.schema-cache-ttl", "10s"),
                 new LakeConfig()
                         .setLocation("s3://lake/warehouse/")
@@ -46,6 +48,7 @@ final class TestLakeConfig
                         .setRegisterTableProcedureEnabled(false)
                         .setSchemaUnionByName(true)
                         .setListingCacheTtl(new Duration(5, MINUTES))
+                        .setSharedListingMaxAge(new Duration(0, SECONDS))
                         .setSchemaCacheTtl(new Duration(10, SECONDS)));
     }
 

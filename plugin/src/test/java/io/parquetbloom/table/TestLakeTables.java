@@ -1,5 +1,6 @@
 package io.parquetbloom.table;
 
+import io.airlift.units.Duration;
 import io.parquetbloom.keyindex.KeyIndexLocations;
 import io.parquetbloom.keyindex.KeyIndexPointers;
 import io.parquetbloom.s3.S3Location;
@@ -10,6 +11,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +22,7 @@ import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATC
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateType.DATE;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -63,6 +66,50 @@ final class TestLakeTables
         assertThat(tables.findTable(new SchemaTableName("telemetry", "devices"), lookup)).isPresent();
         assertThat(lookup.listRequests()).isEqualTo(2);
         assertThat(tables.findTable(new SchemaTableName("telemetry", "missing"), stats)).isEmpty();
+    }
+
+    /**
+     * A query submitted before a listing of its table began uses that listing; one submitted after it lists again and
+     * sees the files written in between; a flush, and {@code metadata.shared-listing-max-age=0s}, share nothing.
+     */
+    @Test
+    void aListingBegunAfterAQueryWasSubmittedServesIt()
+    {
+        InMemoryLake store = new InMemoryLake("lake").put("warehouse/telemetry/events/part-0.parquet");
+        LakeTables tables = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/"), store, KeyIndexLocations.companionFolder(Optional.empty()));
+        SchemaTableName name = new SchemaTableName("telemetry", "events");
+        S3Location folder = tables.findTable(name, new S3RequestStats()).orElseThrow();
+        Instant queuedSince = Instant.now().minusSeconds(5);
+
+        S3RequestStats first = new S3RequestStats();
+        assertThat(tables.getTable(name, folder, queuedSince, first).files()).hasSize(1);
+        assertThat(first.listRequests()).isPositive();
+        assertThat(first.sharedListings()).isZero();
+
+        // submitted as long before that listing began: shared, no request
+        S3RequestStats queued = new S3RequestStats();
+        assertThat(tables.getTable(name, folder, queuedSince, queued).files()).hasSize(1);
+        assertThat(queued.listRequests()).isZero();
+        assertThat(queued.sharedListings()).isEqualTo(1);
+
+        // a file written, then a query submitted: it lists and sees the file
+        store.put("warehouse/telemetry/events/part-1.parquet");
+        S3RequestStats later = new S3RequestStats();
+        assertThat(tables.getTable(name, folder, Instant.now(), later).files()).hasSize(2);
+        assertThat(later.listRequests()).isPositive();
+        assertThat(later.sharedListings()).isZero();
+
+        tables.flushListings(name::equals);
+        S3RequestStats afterFlush = new S3RequestStats();
+        tables.getTable(name, folder, queuedSince, afterFlush);
+        assertThat(afterFlush.sharedListings()).isZero();
+
+        LakeTables unshared = new LakeTables(new LakeConfig().setLocation("s3://lake/warehouse/").setSharedListingMaxAge(new Duration(0, SECONDS)), store, KeyIndexLocations.companionFolder(Optional.empty()));
+        unshared.getTable(name, folder, queuedSince, new S3RequestStats());
+        S3RequestStats notShared = new S3RequestStats();
+        unshared.getTable(name, folder, queuedSince, notShared);
+        assertThat(notShared.listRequests()).isPositive();
+        assertThat(notShared.sharedListings()).isZero();
     }
 
     /**

@@ -294,6 +294,9 @@ public final class LookupBenchmark
                 if (options.catalogs().contains(NO_INDEX)) {
                     runner.createCatalog(catalogName(NO_INDEX), "parquet_bloom", oursProperties(ours, NO_INDEX));
                 }
+                if (options.catalogs().contains(UNSHARED_LISTINGS) || options.loadCatalogs().orElse(List.of()).contains(UNSHARED_LISTINGS)) {
+                    runner.createCatalog(catalogName(UNSHARED_LISTINGS), "parquet_bloom", oursProperties(ours, UNSHARED_LISTINGS));
+                }
                 if (options.keyIndex()) {
                     keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "events", "device_id", options.keyIndexYardstick());
                     if (serials.isPresent()) {
@@ -350,6 +353,8 @@ public final class LookupBenchmark
 
     // our catalog without the key index: the per-file path, side by side with the index
     static final String NO_INDEX = "parquet_bloom_no_index";
+    // ours with the key index, every query listing the table itself (metadata.shared-listing-max-age=0s)
+    static final String UNSHARED_LISTINGS = "parquet_bloom_unshared_listings";
 
     /**
      * A lookup whose predicate depends on a key index: a new index gives new keys, so a run with it cannot be answered
@@ -749,6 +754,9 @@ public final class LookupBenchmark
         if (MetadataBudgets.isVariant(catalog)) {
             properties.putAll(budgets.orElseThrow().properties(catalog));
         }
+        if (catalog.equals(UNSHARED_LISTINGS)) {
+            properties.put("metadata.shared-listing-max-age", "0s");
+        }
         if (catalog.equals(NO_INDEX)) {
             properties.put("key-index.enabled", "false");
         }
@@ -777,6 +785,7 @@ public final class LookupBenchmark
         return switch (catalog) {
             case "parquet_bloom" -> "lake";
             case NO_INDEX -> "lake_no_index";
+            case UNSHARED_LISTINGS -> "lake_unshared_listings";
             case "hive" -> "hive";
             case "hive_bloom_off" -> "hive_off";
             default -> throw new IllegalArgumentException("unknown catalog " + catalog);

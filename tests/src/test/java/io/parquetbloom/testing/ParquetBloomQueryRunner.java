@@ -29,6 +29,7 @@ public final class ParquetBloomQueryRunner
     {
         private final Map<String, String> catalogProperties = new LinkedHashMap<>();
         private final Map<String, Map<String, String>> extraCatalogs = new LinkedHashMap<>();
+        private final Map<String, String> serverProperties = new LinkedHashMap<>();
         private int workers = 1;
         private boolean coordinatorRunsSplits;
 
@@ -89,6 +90,15 @@ public final class ParquetBloomQueryRunner
             return this;
         }
 
+        /**
+         * A property of the Trino server (e.g. {@code query.max-concurrent-queries}).
+         */
+        public Builder withServerProperty(String name, String value)
+        {
+            serverProperties.put(name, value);
+            return this;
+        }
+
         public DistributedQueryRunner build()
                 throws Exception
         {
@@ -100,6 +110,7 @@ public final class ParquetBloomQueryRunner
             DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
                     .setWorkerCount(workers)
                     .addExtraProperty("node-scheduler.include-coordinator", Boolean.toString(coordinatorRunsSplits))
+                    .addExtraProperties(serverProperties)
                     .build();
             try {
                 runner.installPlugin(new ParquetBloomPlugin());
