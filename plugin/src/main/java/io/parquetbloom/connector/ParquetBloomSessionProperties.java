@@ -38,6 +38,7 @@ public final class ParquetBloomSessionProperties
     public static final String ADVICE_MIN_QUERY_SHARE = "bloom_filter_advice_min_query_share";
     public static final String ADVICE_TARGET_FPP = "bloom_filter_advice_target_fpp";
     public static final String KEY_INDEX_ENABLED = "key_index_enabled";
+    public static final String PAGE_READS_ENABLED = "page_reads_enabled";
     public static final String SCHEMA_UNION_BY_NAME = "schema_union_by_name";
 
     private final List<PropertyMetadata<?>> sessionProperties;
@@ -61,6 +62,7 @@ public final class ParquetBloomSessionProperties
                         throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be positive: %s".formatted(DICTIONARY_PRUNING_MAX_ENTRIES, value));
                     }
                 }, false),
+                booleanProperty(PAGE_READS_ENABLED, "Read row groups that may hold few wanted rows by pages, located by each column's offset index", config.isPageReadsEnabled(), false),
                 booleanProperty(KEY_INDEX_ENABLED, "Plan lookups on indexed columns from the table's key index where it covers the listed files", keyIndexConfig.isEnabled(), false),
                 dataSizeProperty(DICTIONARY_PRUNING_SMALL_FILE_THRESHOLD, "With dictionary pruning, files of at most this size are read whole for pruning", config.getDictionaryPruningSmallFileThreshold(), false),
                 longProperty(ADVICE_MIN_DISTINCT_VALUES, "Distinct values per partition from which a column is worth a bloom filter", healthConfig.getMinDistinctValues(), value -> {
@@ -103,6 +105,11 @@ public final class ParquetBloomSessionProperties
     public static boolean isKeyIndexEnabled(ConnectorSession session)
     {
         return session.getProperty(KEY_INDEX_ENABLED, Boolean.class);
+    }
+
+    public static boolean isPageReadsEnabled(ConnectorSession session)
+    {
+        return session.getProperty(PAGE_READS_ENABLED, Boolean.class);
     }
 
     public static boolean isNoMatchCacheEnabled(ConnectorSession session)

@@ -118,14 +118,12 @@ public record CompactFooter(byte[] thrift, Set<String> columns, int footerLength
     }
 
     /**
-     * A chunk as pruning and the reader read it: all of it but the size statistics, the page index offsets (this
-     * connector's reader does not use page indexes) and the chunk's key-value metadata.
+     * A chunk as pruning and the reader read it: all of it but the size statistics, the column index offsets (this
+     * connector's reader locates pages by offset index only) and the chunk's key-value metadata.
      */
     private static ColumnChunk withoutPageDetails(ColumnChunk chunk)
     {
         ColumnChunk copy = new ColumnChunk(chunk);
-        copy.unsetOffset_index_offset();
-        copy.unsetOffset_index_length();
         copy.unsetColumn_index_offset();
         copy.unsetColumn_index_length();
         copy.getMeta_data().unsetSize_statistics();

@@ -25,6 +25,7 @@ public class MetadataModule
         binder.bind(FooterCache.class).in(Scopes.SINGLETON);
         binder.bind(BloomFilterCache.class).in(Scopes.SINGLETON);
         binder.bind(DictionaryCache.class).in(Scopes.SINGLETON);
+        binder.bind(OffsetIndexLoader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetMetadataReader.class).in(Scopes.SINGLETON);
     }
 }

@@ -46,20 +46,24 @@ public final class DomainValueMatcher
 
     public boolean anyMatch(Block block)
     {
-        boolean nullAllowed = domain.isNullAllowed();
         for (int position = 0; position < block.getPositionCount(); position++) {
-            if (block.isNull(position)) {
-                if (nullAllowed) {
-                    return true;
-                }
-                continue;
-            }
-            Object value = readNativeValue(type, block, position);
-            if (discreteValues != null ? discreteValues.contains(value) : domain.includesNullableValue(value)) {
+            if (matches(block, position)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether the value at {@code position} lies in the domain (a NULL where the domain allows NULL).
+     */
+    public boolean matches(Block block, int position)
+    {
+        if (block.isNull(position)) {
+            return domain.isNullAllowed();
+        }
+        Object value = readNativeValue(type, block, position);
+        return discreteValues != null ? discreteValues.contains(value) : domain.includesNullableValue(value);
     }
 
     private static boolean nativeEqualityIsSqlEquality(Type type)

@@ -20,6 +20,7 @@ public class PruningConfig
     private boolean noMatchCacheEnabled = true;
     private int bloomFilterMaxValues = 100_000;
     private boolean dictionaryPruningEnabled = true;
+    private boolean pageReadsEnabled = true;
     private int dictionaryPruningMaxEntries = 32_768;
     private DataSize dictionaryPruningSmallFileThreshold = DataSize.of(3, MEGABYTE);
 
@@ -87,6 +88,19 @@ public class PruningConfig
     public PruningConfig setDictionaryPruningEnabled(boolean dictionaryPruningEnabled)
     {
         this.dictionaryPruningEnabled = dictionaryPruningEnabled;
+        return this;
+    }
+
+    public boolean isPageReadsEnabled()
+    {
+        return pageReadsEnabled;
+    }
+
+    @Config("page-reads.enabled")
+    @ConfigDescription("Read a row group that may hold few wanted rows by pages: its filter columns first, then of the other columns only the pages (by their offset index) that hold matching rows")
+    public PruningConfig setPageReadsEnabled(boolean pageReadsEnabled)
+    {
+        this.pageReadsEnabled = pageReadsEnabled;
         return this;
     }
 

@@ -21,6 +21,7 @@ final class TestPruningConfig
                 .setNoMatchCacheEnabled(true)
                 .setBloomFilterMaxValues(100_000)
                 .setDictionaryPruningEnabled(true)
+                .setPageReadsEnabled(true)
                 .setDictionaryPruningMaxEntries(32_768)
                 .setDictionaryPruningSmallFileThreshold(DataSize.of(3, MEGABYTE)));
     }
@@ -35,6 +36,7 @@ final class TestPruningConfig
                         "no-match-cache.enabled", "false",
                         "bloom-filter.max-values", "5000",
                         "dictionary-pruning.enabled", "false",
+                        "page-reads.enabled", "false",
                         "dictionary-pruning.max-entries", "1000",
                         "dictionary-pruning.small-file-threshold", "0B"),
                 new PruningConfig()
@@ -43,6 +45,7 @@ final class TestPruningConfig
                         .setNoMatchCacheEnabled(false)
                         .setBloomFilterMaxValues(5000)
                         .setDictionaryPruningEnabled(false)
+                        .setPageReadsEnabled(false)
                         .setDictionaryPruningMaxEntries(1000)
                         .setDictionaryPruningSmallFileThreshold(DataSize.ofBytes(0)));
     }

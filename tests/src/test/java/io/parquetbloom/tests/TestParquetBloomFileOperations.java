@@ -38,6 +38,7 @@ import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.COLUMN_C
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.DICTIONARY;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.FILTERS;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.LIST;
+import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.OFFSET_INDEXES;
 import static io.parquetbloom.tests.TestParquetBloomFileOperations.Kind.TAIL;
 import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,7 +73,7 @@ final class TestParquetBloomFileOperations
 
     enum Kind
     {
-        LIST, TAIL, FILTERS, DICTIONARY, COLUMN_CHUNKS
+        LIST, TAIL, FILTERS, DICTIONARY, OFFSET_INDEXES, COLUMN_CHUNKS
     }
 
     record FileOperation(Kind kind, String target) {}
@@ -80,7 +81,10 @@ final class TestParquetBloomFileOperations
     /**
      * @param dictionaries the dictionary page of each chunk that has one
      */
-    private record Layout(long size, long firstFilter, List<Chunk> chunks, List<Chunk> dictionaries)
+    /**
+     * @param offsetIndexes where the file's offset indexes lie together, before its filters
+     */
+    private record Layout(long size, long firstFilter, Chunk offsetIndexes, List<Chunk> chunks, List<Chunk> dictionaries)
     {
         /**
          * The columns whose chunks a byte range covers, sorted by name, e.g. "device_id" or "reading,seq".
@@ -239,11 +243,13 @@ final class TestParquetBloomFileOperations
                         .add(tail(EU_0), tail(US_3))
                         .build());
         // again: the worker has the footers now; per surviving row group (two of file 0, one of file 3) the key
-        // column's chunk, and the other two columns only because a row matched
+        // column's chunk, and the other two columns only because a row matched; beside the key chunks, the offset
+        // indexes of each file's surviving row groups, in one GET (the pages a row matched in are then all of them)
         assertFileOperations(catalog, "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId()),
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
                         .add(columnChunks(EU_0, "device_id"), columnChunks(EU_0, "device_id"), columnChunks(US_3, "device_id"))
+                        .add(offsetIndexes(EU_0), offsetIndexes(US_3))
                         .add(columnChunks(EU_0, "reading,seq"), columnChunks(EU_0, "reading,seq"), columnChunks(US_3, "reading,seq"))
                         .build());
     }
@@ -529,6 +535,11 @@ final class TestParquetBloomFileOperations
     /**
      * One GET of column chunks of a file, covering exactly these columns (sorted, comma-separated).
      */
+    private static FileOperation offsetIndexes(String file)
+    {
+        return new FileOperation(OFFSET_INDEXES, "telemetry/events/" + file);
+    }
+
     private static FileOperation columnChunks(String file, String columns)
     {
         return new FileOperation(COLUMN_CHUNKS, "telemetry/events/" + file + " " + columns);
@@ -580,6 +591,9 @@ final class TestParquetBloomFileOperations
         if (start >= layout.firstFilter()) {
             return new FileOperation(FILTERS, target);
         }
+        if (start >= layout.offsetIndexes().start() && end < layout.offsetIndexes().end()) {
+            return new FileOperation(OFFSET_INDEXES, target);
+        }
         for (Chunk dictionary : layout.dictionaries()) {
             if (dictionary.start() == start && dictionary.end() == end + 1) {
                 return new FileOperation(DICTIONARY, target + " " + dictionary.column());
@@ -592,6 +606,8 @@ final class TestParquetBloomFileOperations
     {
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
             long firstFilter = Long.MAX_VALUE;
+            long offsetIndexStart = Long.MAX_VALUE;
+            long offsetIndexEnd = -1;
             List<Chunk> chunks = new ArrayList<>();
             List<Chunk> dictionaries = new ArrayList<>();
             for (BlockMetaData block : reader.getFooter().getBlocks()) {
@@ -603,9 +619,13 @@ final class TestParquetBloomFileOperations
                     if (column.getBloomFilterOffset() >= 0) {
                         firstFilter = Math.min(firstFilter, column.getBloomFilterOffset());
                     }
+                    if (column.getOffsetIndexReference() != null) {
+                        offsetIndexStart = Math.min(offsetIndexStart, column.getOffsetIndexReference().getOffset());
+                        offsetIndexEnd = Math.max(offsetIndexEnd, column.getOffsetIndexReference().getOffset() + column.getOffsetIndexReference().getLength());
+                    }
                 }
             }
-            return new Layout(Files.size(file), firstFilter, chunks, dictionaries);
+            return new Layout(Files.size(file), firstFilter, new Chunk("", offsetIndexStart, offsetIndexEnd), chunks, dictionaries);
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);

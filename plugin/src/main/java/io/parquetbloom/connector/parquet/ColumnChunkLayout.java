@@ -3,6 +3,7 @@ package io.parquetbloom.connector.parquet;
 import io.trino.parquet.DiskRange;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
@@ -16,7 +17,8 @@ import static java.util.Objects.requireNonNull;
  * GET where they lie together: where a match is likely, key first would chain two GETs for it).
  *
  * @param filterChunks the byte ranges of the filter columns' chunks, exactly as the reader plans them
- * @param rowGroupOfChunk the row group (its position among those read) of every chunk the reader plans
+ * @param rowGroupOfChunk the row group (its position among those read) of every chunk the reader plans; a range
+ * the reader plans inside a chunk (a piece, or pages) belongs to that chunk
  * @param wholeRowGroups the row groups (positions among those read) read whole
  */
 public record ColumnChunkLayout(Set<DiskRange> filterChunks, Map<DiskRange, Integer> rowGroupOfChunk, Set<Integer> wholeRowGroups)
@@ -49,9 +51,12 @@ public record ColumnChunkLayout(Set<DiskRange> filterChunks, Map<DiskRange, Inte
         return !filterChunks.isEmpty();
     }
 
+    /**
+     * Whether the range (a chunk, a piece of one, or pages of one) lies in a filter column's chunk.
+     */
     public boolean isFilterChunk(DiskRange range)
     {
-        return filterChunks.contains(range);
+        return chunkOf(range).map(filterChunks::contains).orElse(false);
     }
 
     /**
@@ -67,6 +72,22 @@ public record ColumnChunkLayout(Set<DiskRange> filterChunks, Map<DiskRange, Inte
      */
     public int rowGroupOf(DiskRange range)
     {
-        return rowGroupOfChunk.getOrDefault(range, -1);
+        return chunkOf(range).map(rowGroupOfChunk::get).orElse(-1);
+    }
+
+    /**
+     * The chunk that holds the range: the reader plans whole chunks, pieces of them, or (reading by pages) pages.
+     */
+    private Optional<DiskRange> chunkOf(DiskRange range)
+    {
+        if (rowGroupOfChunk.containsKey(range)) {
+            return Optional.of(range);
+        }
+        for (DiskRange chunk : rowGroupOfChunk.keySet()) {
+            if (chunk.offset() <= range.offset() && range.end() <= chunk.end()) {
+                return Optional.of(chunk);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
  * one GET, its data chunks too, which the reader then takes from here instead of fetching them again.
  */
 public record FileTail(long start, byte[] bytes)
+        implements HeldBytes
 {
     public static final FileTail NONE = new FileTail(0, new byte[0]);
 
@@ -19,15 +20,13 @@ public record FileTail(long start, byte[] bytes)
         requireNonNull(bytes, "bytes is null");
     }
 
+    @Override
     public boolean contains(long offset, long length)
     {
         return bytes.length > 0 && length > 0 && offset >= start && offset + length <= start + bytes.length;
     }
 
-    /**
-     * A copy of {@code [offset, offset + length)} where the tail holds it: the reader's buffers are released and
-     * re-used on their own schedule, so they never share this array.
-     */
+    @Override
     public Optional<byte[]> slice(long offset, int length)
     {
         if (!contains(offset, length)) {

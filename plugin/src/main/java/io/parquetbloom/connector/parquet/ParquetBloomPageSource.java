@@ -43,6 +43,8 @@ public final class ParquetBloomPageSource
     private final S3RequestStats requestStats;
     private final MetadataCacheStats cacheStats;
     private final PruningTotals totals;
+    // present where the split is read by pages: its probe counted the row groups read
+    private final Optional<PageReadStats> pageReads;
     private long completedPositions;
     private int currentRowGroup = -1;
     private boolean closed;
@@ -61,8 +63,10 @@ public final class ParquetBloomPageSource
             Optional<NoMatchRecorder> noMatchRecorder,
             PruningStats pruningStats,
             ReadStats readStats,
-            PruningTotals totals)
+            PruningTotals totals,
+            Optional<PageReadStats> pageReads)
     {
+        this.pageReads = requireNonNull(pageReads, "pageReads is null");
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.rowGroups = List.copyOf(rowGroups);
@@ -80,7 +84,15 @@ public final class ParquetBloomPageSource
      */
     static ParquetBloomPageSource empty(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals)
     {
-        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals);
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.empty());
+    }
+
+    /**
+     * A source that reads nothing more: the probe of a split read by pages found no row it wants.
+     */
+    static ParquetBloomPageSource emptyAfterProbe(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
+    {
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads));
     }
 
     static Builder builder()
@@ -188,6 +200,9 @@ public final class ParquetBloomPageSource
      */
     private void countRowGroupRead(long firstRow)
     {
+        if (pageReads.isPresent()) {
+            return;
+        }
         int rowGroup = NoMatchRecorder.ReadRowGroup.indexOf(rowGroups, firstRow, 1, Math.max(currentRowGroup, 0));
         if (rowGroup >= 0 && rowGroup != currentRowGroup) {
             currentRowGroup = rowGroup;
@@ -225,8 +240,18 @@ public final class ParquetBloomPageSource
         metrics.put("metadataDiskHits", new LongCount(cacheStats.diskHits()));
         metrics.put("metadataDiskBytesRead", new LongCount(cacheStats.diskBytesRead()));
         Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());
-        metrics.putAll(readerMetrics);
-        return new Metrics(metrics.buildKeepingLast());
+        if (pageReads.isEmpty()) {
+            metrics.putAll(readerMetrics);
+            return new Metrics(metrics.buildKeepingLast());
+        }
+        // read by pages: the second read's source fetches only what the probe chose, so its own account of how row
+        // groups were read does not apply; what it did not fetch (a LIMIT met) adds to what the probe skipped
+        readerMetrics.forEach((name, metric) -> {
+            if (!PageReadStats.REPLACED_READER_METRICS.contains(name)) {
+                metrics.put(name, metric);
+            }
+        });
+        return new Metrics(metrics.buildKeepingLast()).mergeWith(new Metrics(pageReads.get().toMetrics()));
     }
 
     /**
@@ -265,7 +290,15 @@ public final class ParquetBloomPageSource
                 ReadStats readStats,
                 PruningTotals totals)
         {
-            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals);
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals, Optional.empty());
+        }
+
+        /**
+         * The second read of a split read by pages: its probe counted the row groups read and recorded what matched.
+         */
+        ParquetBloomPageSource buildReadByPages(String path, ParquetReader reader, List<NoMatchRecorder.ReadRowGroup> rowGroups, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
+        {
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads));
         }
     }
 }

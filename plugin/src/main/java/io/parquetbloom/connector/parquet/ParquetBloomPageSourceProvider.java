@@ -12,6 +12,7 @@ import io.parquetbloom.hash.UnsignedIntegers;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.MetadataCacheStats;
+import io.parquetbloom.metadata.OffsetIndexLoader;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -36,6 +37,7 @@ import io.trino.parquet.Field;
 import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.PrimitiveField;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.PrunedBlockMetadata;
@@ -82,6 +84,7 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.isPageReadsEnabled;
 import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
@@ -110,6 +113,7 @@ public final class ParquetBloomPageSourceProvider
     private final MetadataCacheFlusher flusher;
     private final PruningTotals totals;
     private final RowGroupReadPlanner readPlanner = new RowGroupReadPlanner();
+    private final ReadByPages readByPages;
 
     @Inject
     public ParquetBloomPageSourceProvider(
@@ -120,7 +124,8 @@ public final class ParquetBloomPageSourceProvider
             RowGroupPruner pruner,
             @ForParquetBloomColumnReads ExecutorService columnReadExecutor,
             MetadataCacheFlusher flusher,
-            PruningTotals totals)
+            PruningTotals totals,
+            OffsetIndexLoader offsetIndexLoader)
     {
         this.totals = requireNonNull(totals, "totals is null");
         this.flusher = requireNonNull(flusher, "flusher is null");
@@ -136,6 +141,7 @@ public final class ParquetBloomPageSourceProvider
                 .withUseColumnIndex(false)
                 .withSmallFileThreshold(DataSize.ofBytes(0))
                 .build();
+        this.readByPages = new ReadByPages(store, offsetIndexLoader, noMatchCache, columnReadExecutor, readerOptions, totals);
     }
 
     @Override
@@ -173,7 +179,8 @@ public final class ParquetBloomPageSourceProvider
         }
         // a small file read whole just now: the reader takes its chunks from those bytes
         FileTail tail = object.size() <= readWholeUpTo ? dataInTail(file) : FileTail.NONE;
-        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, plan.options().noMatchCache(), readPlanner.matchesOf(session.getQueryId()), readStats);
+        ReadMode mode = new ReadMode(plan.options().noMatchCache(), isPageReadsEnabled(session), readPlanner.matchesOf(session.getQueryId()));
+        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, mode, readStats);
     }
 
     /**
@@ -203,7 +210,7 @@ public final class ParquetBloomPageSourceProvider
         ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, table, 0, Set.of(), fileColumns(columns, TupleDomain.all())), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, TupleDomain.all(), file.metadata().getFileMetaData().getSchema(), path);
         RowGroupSelection selection = new RowGroupSelection(rowGroups, Map.of(), new PruningStats());
-        return openReader(path, Map.of(), object, file.retainOnlyFooter(), FileTail.NONE, columns, fields, selection, false, RowGroupMatches.NONE, readStats);
+        return openReader(path, Map.of(), object, file.retainOnlyFooter(), FileTail.NONE, columns, fields, selection, new ReadMode(false, false, RowGroupMatches.NONE), readStats);
     }
 
     /**
@@ -253,8 +260,7 @@ public final class ParquetBloomPageSourceProvider
             List<ParquetBloomColumnHandle> columns,
             Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
             RowGroupSelection selection,
-            boolean recordNoMatch,
-            RowGroupMatches matches,
+            ReadMode mode,
             ReadStats readStats)
     {
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
@@ -265,15 +271,62 @@ public final class ParquetBloomPageSourceProvider
         Projection projection = project(columns, fields, getColumnIO(fileSchema, requestedSchema), selection.fileDomains(), path, partitionValues);
 
         Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
-        if (recordNoMatch && !projection.trackedColumns().isEmpty()) {
+        if (mode.recordNoMatch() && !projection.trackedColumns().isEmpty()) {
             noMatchRecorder = Optional.of(new NoMatchRecorder(noMatchCache, FileKey.of(object), readRowGroups, projection.trackedColumns(), selection.stats()));
         }
         Map<String, Domain> filterFields = filterFields(columns, fields, selection.fileDomains());
-        Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterFields.values(), matches);
+        Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterFields.values(), mode.matches());
+        // a file the footer read brought whole has nothing left to save
+        if (mode.pageReads() && wholeRowGroups.isEmpty() && tail == FileTail.NONE) {
+            List<ReadByPages.FilterColumn> filterColumns = filterColumns(columns, fields, projection.readerColumns(), selection.fileDomains(), mode.recordNoMatch());
+            if (ReadByPages.applies(projection.readerColumns(), filterColumns)) {
+                ReadByPages.Split split = new ReadByPages.Split(path, object, file, selection.rowGroups(), rowGroups, projection.readerColumns(), filterColumns);
+                return readByPages.open(split, projection.pageSource(), selection.stats(), mode.matches(), readStats);
+            }
+        }
         ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields.keySet(), wholeRowGroups);
-        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, matches, tail);
+        S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, mode.matches(), tail);
         ParquetReader reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
         return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
+    }
+
+    /**
+     * How a split's row groups may be read.
+     *
+     * @param recordNoMatch whether row groups read without a matching row are recorded in the no-match cache
+     * @param pageReads whether row groups read key first may be read by pages
+     * @param matches what this query's row groups showed so far on this node
+     */
+    private record ReadMode(boolean recordNoMatch, boolean pageReads, RowGroupMatches matches) {}
+
+    /**
+     * The projected filter columns whose values the probe of a split read by pages can test: flat columns read as the
+     * table declares them (an unsigned one is read as another type, then converted).
+     */
+    private List<ReadByPages.FilterColumn> filterColumns(
+            List<ParquetBloomColumnHandle> columns,
+            Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
+            List<Column> readerColumns,
+            Map<String, Domain> domains,
+            boolean recordNoMatch)
+    {
+        Map<String, Column> readerColumnsByName = new HashMap<>();
+        readerColumns.forEach(column -> readerColumnsByName.putIfAbsent(column.name(), column));
+        List<ReadByPages.FilterColumn> filterColumns = new ArrayList<>();
+        Set<String> added = new HashSet<>();
+        for (ParquetBloomColumnHandle column : columns) {
+            org.apache.parquet.schema.Type field = fields.get(column);
+            Domain domain = domains.get(column.name());
+            if (field == null || domain == null || !field.isPrimitive() || unsignedConversion(column, field).isPresent() || !added.add(field.getName())) {
+                continue;
+            }
+            Column readerColumn = readerColumnsByName.get(field.getName());
+            if (readerColumn != null && readerColumn.field() instanceof PrimitiveField primitive) {
+                RowMatchProbe.ProbeColumn probe = new RowMatchProbe.ProbeColumn(readerColumn, primitive, new DomainValueMatcher(column.type(), domain));
+                filterColumns.add(new ReadByPages.FilterColumn(probe, column.name(), domain, recordNoMatch && noMatchCache.remembers(domain)));
+            }
+        }
+        return filterColumns;
     }
 
     /**

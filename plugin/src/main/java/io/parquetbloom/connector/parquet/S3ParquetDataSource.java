@@ -82,7 +82,7 @@ public class S3ParquetDataSource
     // reader's memory context from the moment its GET is sent, while enough GETs overlap that one slow GET stalls none
     private final long prefetchWindowBytes;
     private final RowGroupMatches matches;
-    private final FileTail tail;
+    private final HeldBytes tail;
     private final List<FetchedRange> planned = new ArrayList<>();
     private final List<FetchedRange> aheadRanges = new ArrayList<>();
     // the reads of a row group read key first that the reader has not asked for yet, by row group
@@ -115,7 +115,7 @@ public class S3ParquetDataSource
      * @param tail bytes of the file's end the footer read already brought (a small file read whole): reads inside it
      * cost no GET
      */
-    public S3ParquetDataSource(S3ObjectStore store, S3ObjectInfo object, S3RequestStats stats, ParquetReaderOptions options, ColumnChunkLayout layout, Executor prefetchExecutor, RowGroupMatches matches, FileTail tail)
+    public S3ParquetDataSource(S3ObjectStore store, S3ObjectInfo object, S3RequestStats stats, ParquetReaderOptions options, ColumnChunkLayout layout, Executor prefetchExecutor, RowGroupMatches matches, HeldBytes tail)
     {
         this.matches = requireNonNull(matches, "matches is null");
         this.tail = requireNonNull(tail, "tail is null");

@@ -480,9 +480,41 @@ public final class RandomTable
             if (unlocatableRowGroup && file == 0) {
                 bytes = unlocatableRowGroup(bytes, random);
             }
+            else if (writer == Writer.PARQUET_JAVA && random.nextInt(5) == 0) {
+                bytes = damagedOffsetIndexes(bytes, random);
+            }
             result.add(bytes);
         }
         return result;
+    }
+
+    /**
+     * Every chunk's offset index made unusable, one way for the whole file: each chunk given the next chunk's (well
+     * formed, but it locates another chunk's pages), each cut to half its length (it does not parse), or each placed
+     * past the end of the file. Reading by pages must read such chunks whole.
+     */
+    private static byte[] damagedOffsetIndexes(byte[] file, SplittableRandom random)
+    {
+        int damage = random.nextInt(3);
+        return BadFiles.rewriteFooter(file, footer -> {
+            for (RowGroup rowGroup : footer.getRow_groups()) {
+                List<ColumnChunk> chunks = rowGroup.getColumns().stream().filter(ColumnChunk::isSetOffset_index_offset).toList();
+                long[] offsets = chunks.stream().mapToLong(ColumnChunk::getOffset_index_offset).toArray();
+                int[] lengths = chunks.stream().mapToInt(ColumnChunk::getOffset_index_length).toArray();
+                for (int i = 0; i < chunks.size(); i++) {
+                    ColumnChunk chunk = chunks.get(i);
+                    switch (damage) {
+                        case 0 -> {
+                            int next = (i + 1) % chunks.size();
+                            chunk.setOffset_index_offset(offsets[next]);
+                            chunk.setOffset_index_length(lengths[next]);
+                        }
+                        case 1 -> chunk.setOffset_index_length(Math.max(1, chunk.getOffset_index_length() / 2));
+                        default -> chunk.setOffset_index_offset(file.length + 1_000L);
+                    }
+                }
+            }
+        });
     }
 
     /**

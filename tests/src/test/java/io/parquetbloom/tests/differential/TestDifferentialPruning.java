@@ -594,6 +594,11 @@ final class TestDifferentialPruning
                 for (String name : List.of("rowGroupsReadKeyFirst", "rowGroupsReadWhole", "rowGroupsReadWholeAfterMatches")) {
                     coverage.merge(name, metrics.get(name), Long::sum);
                 }
+                // reading by pages: row groups read so, pages left unread, and chunks read whole because an offset
+                // index was missing or damaged
+                for (String name : List.of("rowGroupsReadByPages", "pagesSkipped", "rowGroupsReadWithoutOffsetIndex", "offsetIndexesUnusable")) {
+                    coverage.merge(name, metrics.get(name), Long::sum);
+                }
             }
         }
         catch (RuntimeException e) {

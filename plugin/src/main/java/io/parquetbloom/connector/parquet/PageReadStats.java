@@ -1,0 +1,93 @@
+package io.parquetbloom.connector.parquet;
+
+import com.google.common.collect.ImmutableMap;
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.metrics.Metric;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What reading by pages did for one split: these counters become metrics of its page source, shown per table scan in
+ * {@code EXPLAIN ANALYZE VERBOSE}.
+ */
+public final class PageReadStats
+{
+    public static final String ROW_GROUPS_READ_BY_PAGES = "rowGroupsReadByPages";
+    public static final String ROW_GROUPS_WITHOUT_OFFSET_INDEX = "rowGroupsReadWithoutOffsetIndex";
+    public static final String PAGES_READ = "pagesRead";
+    public static final String PAGES_SKIPPED = "pagesSkipped";
+    public static final String PAGE_BYTES_SKIPPED = "pageBytesSkipped";
+    public static final String OFFSET_INDEX_CACHE_HITS = "offsetIndexCacheHits";
+    public static final String OFFSET_INDEXES_LOADED = "offsetIndexesLoaded";
+    public static final String OFFSET_INDEXES_UNUSABLE = "offsetIndexesUnusable";
+
+    // the data source's metrics of how row groups were read, which a split read by pages reports from here instead
+    static final Set<String> REPLACED_READER_METRICS = Set.of(S3ParquetDataSource.KEY_FIRST_METRIC, S3ParquetDataSource.WHOLE_METRIC, S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC);
+
+    private long rowGroupsProbed;
+    private long chunkBytesSkipped;
+    private long rowGroupsReadByPages;
+    private long rowGroupsWithoutOffsetIndex;
+    private long pagesRead;
+    private long pagesSkipped;
+    private long pageBytesSkipped;
+    private long offsetIndexCacheHits;
+    private long offsetIndexesLoaded;
+    private long offsetIndexesUnusable;
+
+    /**
+     * A row group probed by its filter columns.
+     *
+     * @param otherChunkBytes the bytes of its other projected chunks, which it skips whole when no row matched
+     */
+    synchronized void addProbed(boolean matched, long otherChunkBytes)
+    {
+        rowGroupsProbed++;
+        if (!matched) {
+            chunkBytesSkipped += otherChunkBytes;
+        }
+    }
+
+    synchronized void addReadByPages(long pages, long skippedPages, long skippedBytes)
+    {
+        rowGroupsReadByPages++;
+        pagesRead += pages;
+        pagesSkipped += skippedPages;
+        pageBytesSkipped += skippedBytes;
+    }
+
+    synchronized void addWithoutOffsetIndex()
+    {
+        rowGroupsWithoutOffsetIndex++;
+    }
+
+    synchronized void addOffsetIndexes(long cacheHits, long loaded, long unusable)
+    {
+        offsetIndexCacheHits += cacheHits;
+        offsetIndexesLoaded += loaded;
+        offsetIndexesUnusable += unusable;
+    }
+
+    public synchronized long pagesRead()
+    {
+        return pagesRead;
+    }
+
+    public synchronized Map<String, Metric<?>> toMetrics()
+    {
+        return ImmutableMap.<String, Metric<?>>builder()
+                // a probed row group is read key first, and its skipped pages are bytes of chunks not fetched
+                .put(S3ParquetDataSource.KEY_FIRST_METRIC, new LongCount(rowGroupsProbed))
+                .put(S3ParquetDataSource.SKIPPED_BYTES_METRIC, new LongCount(chunkBytesSkipped + pageBytesSkipped))
+                .put(ROW_GROUPS_READ_BY_PAGES, new LongCount(rowGroupsReadByPages))
+                .put(ROW_GROUPS_WITHOUT_OFFSET_INDEX, new LongCount(rowGroupsWithoutOffsetIndex))
+                .put(PAGES_READ, new LongCount(pagesRead))
+                .put(PAGES_SKIPPED, new LongCount(pagesSkipped))
+                .put(PAGE_BYTES_SKIPPED, new LongCount(pageBytesSkipped))
+                .put(OFFSET_INDEX_CACHE_HITS, new LongCount(offsetIndexCacheHits))
+                .put(OFFSET_INDEXES_LOADED, new LongCount(offsetIndexesLoaded))
+                .put(OFFSET_INDEXES_UNUSABLE, new LongCount(offsetIndexesUnusable))
+                .buildOrThrow();
+    }
+}

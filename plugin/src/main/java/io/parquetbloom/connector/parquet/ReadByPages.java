@@ -1,0 +1,287 @@
+package io.parquetbloom.connector.parquet;
+
+import io.airlift.units.DataSize;
+import io.parquetbloom.metadata.ChunkPages;
+import io.parquetbloom.metadata.FileKey;
+import io.parquetbloom.metadata.OffsetIndexLoader;
+import io.parquetbloom.metadata.ParquetFileMetadata;
+import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.pruning.NoMatchCache;
+import io.parquetbloom.pruning.NoMatchRecorder;
+import io.parquetbloom.pruning.PruningStats;
+import io.parquetbloom.pruning.PruningTotals;
+import io.parquetbloom.s3.MergedRanges;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.trino.parquet.Column;
+import io.trino.parquet.DiskRange;
+import io.trino.parquet.ParquetCorruptionException;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.PrimitiveField;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.parquet.reader.RowGroupInfo;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.predicate.Domain;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.joda.time.DateTimeZone;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
+import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads a split's row groups by pages, in two reads: its filter columns whole ({@link RowMatchProbe}), which tells the
+ * rows that match; then of every projected column only the pages holding those rows, located by the column's offset
+ * index, all of them fetched side by side. A row group without a matching row costs its filter chunks only; one with a
+ * handful of matching rows costs a page or two of each other column instead of its chunks. A row group where any
+ * projected column lacks a usable offset index (a writer that writes none, a damaged one) has its matching row groups
+ * read whole, and is counted.
+ */
+final class ReadByPages
+{
+    /**
+     * Runs of pages closer than this are one GET: a GET costs a round trip (tens of milliseconds on S3, megabytes of
+     * transfer), while 32 KiB more costs well under a millisecond.
+     */
+    static final long PAGE_MERGE_GAP = 32 << 10;
+
+    /**
+     * A filter column the probe reads, and whether a row group without a match is recorded for it.
+     */
+    record FilterColumn(RowMatchProbe.ProbeColumn probe, String name, Domain domain, boolean recordNoMatch) {}
+
+    /**
+     * One split as the provider resolved it.
+     *
+     * @param ordinals the row groups' ordinals in the file, in the reader's order
+     * @param readerColumns the columns the reader returns, in its channel order
+     */
+    record Split(String path, S3ObjectInfo object, ParquetFileMetadata file, List<Integer> ordinals, List<RowGroupInfo> rowGroups, List<Column> readerColumns, List<FilterColumn> filterColumns) {}
+
+    private final S3ObjectStore store;
+    private final OffsetIndexLoader offsetIndexes;
+    private final NoMatchCache noMatchCache;
+    private final Executor executor;
+    private final ParquetReaderOptions options;
+    private final PruningTotals totals;
+
+    ReadByPages(S3ObjectStore store, OffsetIndexLoader offsetIndexes, NoMatchCache noMatchCache, Executor executor, ParquetReaderOptions readerOptions, PruningTotals totals)
+    {
+        this.store = requireNonNull(store, "store is null");
+        this.offsetIndexes = requireNonNull(offsetIndexes, "offsetIndexes is null");
+        this.noMatchCache = requireNonNull(noMatchCache, "noMatchCache is null");
+        this.executor = requireNonNull(executor, "executor is null");
+        this.options = ParquetReaderOptions.builder(readerOptions)
+                .withUseColumnIndex(true)
+                .withMaxMergeDistance(DataSize.ofBytes(PAGE_MERGE_GAP))
+                .build();
+        this.totals = requireNonNull(totals, "totals is null");
+    }
+
+    /**
+     * Whether the split can be read by pages: flat columns only (the pages of a nested column need not start at a row),
+     * and a column to read beyond the filter columns (otherwise the probe would read all there is).
+     */
+    static boolean applies(List<Column> readerColumns, List<FilterColumn> filterColumns)
+    {
+        Set<String> probed = new HashSet<>();
+        filterColumns.forEach(column -> probed.add(column.probe().column().name()));
+        return !filterColumns.isEmpty()
+                && readerColumns.stream().allMatch(column -> column.field() instanceof PrimitiveField)
+                && readerColumns.stream().anyMatch(column -> !probed.contains(column.name()));
+    }
+
+    ConnectorPageSource open(Split split, ParquetBloomPageSource.Builder pageSource, PruningStats pruningStats, RowGroupMatches matches, ReadStats readStats)
+    {
+        PageReadStats pageStats = new PageReadStats();
+        CompletableFuture<Map<ChunkKey, ChunkPages>> pages = CompletableFuture.supplyAsync(() -> loadOffsetIndexes(split, readStats, pageStats), executor);
+        SecondRead second = new SecondRead(split, pages, pageStats);
+        try {
+            new RowMatchProbe(store, split.object(), readStats.requests(), executor, options, createdBy(split), 2 * options.getMaxBufferSize().toBytes())
+                    .probe(split.rowGroups(), split.filterColumns().stream().map(FilterColumn::probe).toList(), (probed, bytes) -> {
+                        pruningStats.addRowGroupsRead(1);
+                        pageStats.addProbed(probed.matchedRows().length > 0, otherChunkBytes(split, probed.rowGroup()));
+                        matches.record(probed.matchedRows().length > 0);
+                        recordNoMatch(split, probed, pruningStats);
+                        second.add(probed, bytes);
+                    });
+        }
+        catch (IOException | RuntimeException e) {
+            pages.cancel(true);
+            throw readError(split.path(), e);
+        }
+        if (second.rowGroups.isEmpty()) {
+            pages.cancel(true);
+            return ParquetBloomPageSource.emptyAfterProbe(split.path(), pruningStats, readStats, totals, pageStats);
+        }
+        ParquetReader reader = second.reader(readStats);
+        return pageSource.buildReadByPages(split.path(), reader, second.readRowGroups, pruningStats, readStats, totals, pageStats);
+    }
+
+    private static Optional<String> createdBy(Split split)
+    {
+        return Optional.ofNullable(split.file().metadata().getFileMetaData().getCreatedBy());
+    }
+
+    private void recordNoMatch(Split split, RowMatchProbe.Probed probed, PruningStats pruningStats)
+    {
+        for (int i = 0; i < split.filterColumns().size(); i++) {
+            FilterColumn column = split.filterColumns().get(i);
+            if (column.recordNoMatch() && !probed.columnMatched()[i]) {
+                noMatchCache.recordNoMatch(FileKey.of(split.object()), split.ordinals().get(probed.rowGroup()), column.name(), column.domain());
+                pruningStats.addRecordedNoMatch();
+            }
+        }
+    }
+
+    /**
+     * A column chunk of the split: its row group's position among the split's, and its path.
+     */
+    private record ChunkKey(int rowGroup, ColumnPath path) {}
+
+    private Map<ChunkKey, ChunkPages> loadOffsetIndexes(Split split, ReadStats readStats, PageReadStats pageStats)
+    {
+        Map<OffsetIndexLoader.Chunk, ChunkKey> keys = new HashMap<>();
+        for (int rowGroup = 0; rowGroup < split.rowGroups().size(); rowGroup++) {
+            RowGroupInfo info = split.rowGroups().get(rowGroup);
+            for (Column column : split.readerColumns()) {
+                ColumnChunkMetadata chunk = chunk(info, column);
+                keys.put(new OffsetIndexLoader.Chunk(split.ordinals().get(rowGroup), chunk, info.prunedBlockMetadata().getRowCount()), new ChunkKey(rowGroup, chunk.getPath()));
+            }
+        }
+        OffsetIndexLoader.Loaded loaded = offsetIndexes.load(split.file(), List.copyOf(keys.keySet()), readStats);
+        pageStats.addOffsetIndexes(loaded.cacheHits(), loaded.loaded(), loaded.unusable());
+        Map<ChunkKey, ChunkPages> pages = new HashMap<>();
+        loaded.pages().forEach((chunk, chunkPages) -> pages.put(keys.get(chunk), chunkPages));
+        return pages;
+    }
+
+    /**
+     * Bytes of the row group's projected chunks beyond its filter columns'.
+     */
+    private static long otherChunkBytes(Split split, int rowGroup)
+    {
+        Set<String> probed = new HashSet<>();
+        split.filterColumns().forEach(column -> probed.add(column.probe().column().name()));
+        long bytes = 0;
+        for (Column column : split.readerColumns()) {
+            if (!probed.contains(column.name())) {
+                bytes += chunk(split.rowGroups().get(rowGroup), column).getTotalSize();
+            }
+        }
+        return bytes;
+    }
+
+    private static ColumnPath path(Column column)
+    {
+        return ColumnPath.get(((PrimitiveField) column.field()).getDescriptor().getPath());
+    }
+
+    private static ColumnChunkMetadata chunk(RowGroupInfo rowGroup, Column column)
+    {
+        try {
+            return rowGroup.prunedBlockMetadata().getColumnChunkMetaData(((PrimitiveField) column.field()).getDescriptor());
+        }
+        catch (ParquetCorruptionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The row groups the probe found a match in, each with the pages to read, and the bytes of the probe's the second
+     * read needs again.
+     */
+    private final class SecondRead
+    {
+        private final Split split;
+        private final CompletableFuture<Map<ChunkKey, ChunkPages>> pages;
+        private final PageReadStats pageStats;
+        private final List<RowGroupInfo> rowGroups = new ArrayList<>();
+        private final List<NoMatchRecorder.ReadRowGroup> readRowGroups = new ArrayList<>();
+        private final Map<DiskRange, Integer> rowGroupOfChunk = new HashMap<>();
+        private final HeldRanges held = new HeldRanges();
+
+        SecondRead(Split split, CompletableFuture<Map<ChunkKey, ChunkPages>> pages, PageReadStats pageStats)
+        {
+            this.split = split;
+            this.pages = pages;
+            this.pageStats = pageStats;
+        }
+
+        void add(RowMatchProbe.Probed probed, HeldRanges probeBytes)
+        {
+            if (probed.matchedRows().length == 0) {
+                return;
+            }
+            RowGroupInfo info = split.rowGroups().get(probed.rowGroup());
+            Map<ColumnPath, ColumnChunkMetadata> chunks = new HashMap<>();
+            Map<ColumnPath, ChunkPages> chunkPages = new HashMap<>();
+            Map<ChunkKey, ChunkPages> loaded = pages.join();
+            for (Column column : split.readerColumns()) {
+                ColumnChunkMetadata chunk = chunk(info, column);
+                chunks.put(chunk.getPath(), chunk);
+                // the reader asks for offset indexes by the chunk's path and selects pages by the schema's: only where
+                // they agree are the pages the ones selected
+                if (chunk.getPath().equals(path(column))) {
+                    Optional.ofNullable(loaded.get(new ChunkKey(probed.rowGroup(), chunk.getPath()))).ifPresent(value -> chunkPages.put(chunk.getPath(), value));
+                }
+                rowGroupOfChunk.put(new DiskRange(chunk.getStartingPos(), chunk.getTotalSize()), rowGroups.size());
+            }
+            long rowCount = info.prunedBlockMetadata().getRowCount();
+            Optional<PageSelector.Selection> selection = chunkPages.size() == chunks.size()
+                    ? PageSelector.select(rowCount, chunkPages, chunks, probed.matchedRows())
+                    : Optional.empty();
+            if (chunkPages.size() < chunks.size()) {
+                pageStats.addWithoutOffsetIndex();
+            }
+            selection.ifPresent(value -> pageStats.addReadByPages(value.pagesRead(), value.pagesSkipped(), value.bytesSkipped()));
+            keepProbeBytes(probeBytes, chunks, selection);
+            rowGroups.add(new RowGroupInfo(info.prunedBlockMetadata(), info.fileRowOffset(), selection.map(PageSelector.Selection::store)));
+            readRowGroups.add(new NoMatchRecorder.ReadRowGroup(split.ordinals().get(probed.rowGroup()), info.fileRowOffset(), rowCount));
+        }
+
+        /**
+         * Keeps of the probe's bytes what the second read reads again (the filter columns' selected pages, or their
+         * chunks), in the spans the second read merges them into.
+         */
+        private void keepProbeBytes(HeldRanges probeBytes, Map<ColumnPath, ColumnChunkMetadata> chunks, Optional<PageSelector.Selection> selection)
+        {
+            for (FilterColumn column : split.filterColumns()) {
+                ColumnChunkMetadata chunk = chunks.get(path(column.probe().column()));
+                if (chunk == null) {
+                    continue;
+                }
+                List<DiskRange> ranges = selection.map(value -> value.ranges().get(chunk.getPath())).orElse(List.of(new DiskRange(chunk.getStartingPos(), chunk.getTotalSize())));
+                for (MergedRanges.Read<DiskRange> span : MergedRanges.merge(ranges, DiskRange::offset, DiskRange::end, PAGE_MERGE_GAP, Long.MAX_VALUE)) {
+                    probeBytes.copyTo(held, span.start(), span.length());
+                }
+            }
+        }
+
+        ParquetReader reader(ReadStats readStats)
+        {
+            ColumnChunkLayout layout = new ColumnChunkLayout(rowGroupOfChunk.keySet(), rowGroupOfChunk, new HashSet<>(rowGroupOfChunk.values()));
+            S3ParquetDataSource dataSource = new S3ParquetDataSource(store, split.object(), readStats.requests(), options, layout, executor, RowGroupMatches.NONE, held);
+            List<ColumnPath> paths = split.readerColumns().stream().map(ReadByPages::path).toList();
+            try {
+                return new ParquetReader(createdBy(split), split.readerColumns(), false, rowGroups, dataSource, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
+                        exception -> readError(split.path(), exception), Optional.of(new PageSelectionPredicate(paths)), Optional.empty(), Optional.empty());
+            }
+            catch (IOException | RuntimeException e) {
+                throw readError(split.path(), e);
+            }
+        }
+    }
+}
