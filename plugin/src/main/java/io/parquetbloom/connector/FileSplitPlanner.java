@@ -23,11 +23,13 @@ import io.trino.spi.metrics.Metric;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -117,12 +119,32 @@ final class FileSplitPlanner
             return ImmutableList.of();
         }
         try {
-            return splitsOf(planned, covered.directory()::compressedSize, covered.rowGroups());
+            return splitsOf(planned, covered.directory()::compressedSize, covered.rowGroups()).stream()
+                    .map(split -> withKeyPages((ParquetBloomSplit) split, covered))
+                    .collect(toImmutableList());
         }
         catch (IOException e) {
             // the directory's sizes are in memory
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The split with the key pages the index named for its row groups, where it told any apart.
+     */
+    private static ConnectorSplit withKeyPages(ParquetBloomSplit split, KeyIndexSelection.CoveredFile covered)
+    {
+        Map<Integer, KeyColumnPages.RowGroupPages> pages = new HashMap<>();
+        for (int rowGroup : split.rowGroups().orElseThrow()) {
+            List<Integer> keyPages = covered.keyPages().get(rowGroup);
+            if (keyPages != null) {
+                pages.put(rowGroup, new KeyColumnPages.RowGroupPages(covered.directory().keyPages(rowGroup), keyPages));
+            }
+        }
+        if (pages.isEmpty()) {
+            return split;
+        }
+        return new ParquetBloomSplit(split.path(), split.fileSize(), split.etag(), split.start(), split.length(), split.partitionValues(), split.rowGroups(), split.metadataCacheFlush(), Optional.of(new KeyColumnPages(covered.column(), pages)));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.parquetbloom.hash.ParquetValueHasher;
 import io.parquetbloom.hash.ValueHash;
 import io.parquetbloom.metadata.BloomFilterKey;
 import io.parquetbloom.metadata.ChunkDictionary;
+import io.parquetbloom.metadata.ChunkPages;
 import io.parquetbloom.metadata.DictionaryRequest;
 import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.LoadedDictionaries;
@@ -69,16 +70,32 @@ final class KeyColumnHasher
     private static final int MAX_DICTIONARY_ENTRIES = 1_000_000;
 
     /**
-     * The distinct hashes of the row group's values, sorted; empty when a value has no exact hash for the index's
-     * type (NaN, signed zero, a value the type cannot hold), which leaves the file out of the index.
+     * A row group's distinct (hash, key page) pairs: {@code pages[i]} is the page of {@code hashes[i]}, 0 where the
+     * row group's pages are not told apart.
      */
-    Optional<long[]> hashes(S3ObjectInfo object, int rowGroup)
+    record PagedHashes(long[] hashes, int[] pages)
     {
-        Optional<long[]> dictionary = dictionaryHashes(object, rowGroup);
-        if (dictionary.isPresent()) {
-            return dictionary;
+        static PagedHashes unpaged(long[] hashes)
+        {
+            return new PagedHashes(hashes, new int[hashes.length]);
         }
-        return valueHashes(object, rowGroup);
+    }
+
+    /**
+     * The distinct hashes of the row group's values, with the key page of each where {@code keyPages} locates them
+     * (a value in two pages twice); empty when a value has no exact hash for the index's type (NaN, signed zero, a
+     * value the type cannot hold), which leaves the file out of the index.
+     */
+    Optional<PagedHashes> hashes(S3ObjectInfo object, int rowGroup, Optional<ChunkPages> keyPages)
+    {
+        if (keyPages.isEmpty()) {
+            // a dictionary tells no pages: taken only where the row group's pages are not told apart anyway
+            Optional<long[]> dictionary = dictionaryHashes(object, rowGroup);
+            if (dictionary.isPresent()) {
+                return dictionary.map(PagedHashes::unpaged);
+            }
+        }
+        return valueHashes(object, rowGroup, keyPages);
     }
 
     /**
@@ -133,11 +150,14 @@ final class KeyColumnHasher
         return rowGroupsFromDictionaries.get();
     }
 
-    private Optional<long[]> valueHashes(S3ObjectInfo object, int rowGroup)
+    /**
+     * The values as the reader returns them, in row order: each row's key page is the page holding its position.
+     */
+    private Optional<PagedHashes> valueHashes(S3ObjectInfo object, int rowGroup, Optional<ChunkPages> keyPages)
     {
         io.trino.spi.type.Type type = column.type();
-        long[] hashes = new long[1024];
-        int count = 0;
+        PageHashes collected = new PageHashes();
+        long row = 0;
         try (ConnectorPageSource source = pageSources.readRowGroups(object, table, List.of(column), List.of(rowGroup), requests)) {
             while (!source.isFinished()) {
                 SourcePage page = source.getNextSourcePage();
@@ -145,21 +165,16 @@ final class KeyColumnHasher
                     continue;
                 }
                 Block block = page.getBlock(0);
-                for (int position = 0; position < block.getPositionCount(); position++) {
+                for (int position = 0; position < block.getPositionCount(); position++, row++) {
                     if (block.isNull(position)) {
                         continue;
                     }
                     if (!(ParquetValueHasher.hash(type, readNativeValue(type, block, position), indexType) instanceof ValueHash.Hashes found)) {
                         return Optional.empty();
                     }
-                    if (count == hashes.length) {
-                        count = distinct(hashes, count);
-                        if (count > hashes.length / 2) {
-                            hashes = Arrays.copyOf(hashes, hashes.length * 2);
-                        }
-                    }
+                    long at = row;
                     // one entry per value, however many encodings a file may store it in: lookups probe the same one
-                    hashes[count++] = found.canonical();
+                    collected.add(keyPages.map(pages -> pages.pageOf(at)).orElse(0), found.canonical());
                 }
             }
         }
@@ -167,16 +182,61 @@ final class KeyColumnHasher
             // closing the page source: a read failure, not the spill's
             throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot read column %s of %s: %s".formatted(column.name(), object.location(), e.getMessage()), e);
         }
-        return Optional.of(Arrays.copyOf(hashes, distinct(hashes, count)));
+        return Optional.of(collected.finish());
     }
 
-    private static int distinct(long[] values, int count)
+    /**
+     * Hashes collected page by page (rows come in order, so pages do), each page's made distinct when it ends.
+     */
+    private static final class PageHashes
     {
-        Arrays.sort(values, 0, count);
+        private long[] hashes = new long[1024];
+        private int[] pages = new int[1024];
+        private int count;
+        // where the current page's hashes start
+        private int pageStart;
+        private int currentPage = -1;
+
+        void add(int page, long hash)
+        {
+            if (page != currentPage) {
+                endPage();
+                currentPage = page;
+            }
+            if (count == hashes.length) {
+                count = pageStart + distinct(hashes, pageStart, count);
+                if (count > hashes.length / 2) {
+                    hashes = Arrays.copyOf(hashes, hashes.length * 2);
+                    pages = Arrays.copyOf(pages, pages.length * 2);
+                }
+            }
+            pages[count] = page;
+            hashes[count++] = hash;
+        }
+
+        private void endPage()
+        {
+            count = pageStart + distinct(hashes, pageStart, count);
+            pageStart = count;
+        }
+
+        PagedHashes finish()
+        {
+            endPage();
+            return new PagedHashes(Arrays.copyOf(hashes, count), Arrays.copyOf(pages, count));
+        }
+    }
+
+    /**
+     * Sorts {@code values[from, to)} and moves its distinct values to its start: how many there are.
+     */
+    private static int distinct(long[] values, int from, int to)
+    {
+        Arrays.sort(values, from, to);
         int distinct = 0;
-        for (int i = 0; i < count; i++) {
-            if (distinct == 0 || values[i] != values[distinct - 1]) {
-                values[distinct++] = values[i];
+        for (int i = from; i < to; i++) {
+            if (distinct == 0 || values[i] != values[from + distinct - 1]) {
+                values[from + distinct++] = values[i];
             }
         }
         return distinct;

@@ -19,9 +19,12 @@ import io.parquetbloom.keyindex.KeyIndexState;
 import io.parquetbloom.keyindex.KeyIndexUnusableException;
 import io.parquetbloom.keyindex.KeyIndexWriter;
 import io.parquetbloom.keyindex.SegmentHeader;
+import io.parquetbloom.metadata.ChunkDictionary;
+import io.parquetbloom.metadata.ChunkPages;
 import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.MetadataCacheStats;
 import io.parquetbloom.metadata.MetadataConfig;
+import io.parquetbloom.metadata.OffsetIndexLoader;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
@@ -34,6 +37,7 @@ import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
+import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
@@ -47,6 +51,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -98,6 +103,7 @@ public class KeyIndexBuilder
     private final int concurrency;
     private final ExecutorService executor;
     private final KeyIndexBuildStats buildStats;
+    private final OffsetIndexLoader offsetIndexes;
 
     @Inject
     public KeyIndexBuilder(
@@ -113,8 +119,10 @@ public class KeyIndexBuilder
             KeyIndexConfig config,
             MetadataConfig metadataConfig,
             @ForParquetBloomMetadata ExecutorService executor,
-            KeyIndexBuildStats buildStats)
+            KeyIndexBuildStats buildStats,
+            OffsetIndexLoader offsetIndexes)
     {
+        this.offsetIndexes = requireNonNull(offsetIndexes, "offsetIndexes is null");
         this.buildStats = requireNonNull(buildStats, "buildStats is null");
         this.publisher = requireNonNull(publisher, "publisher is null");
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
@@ -262,24 +270,38 @@ public class KeyIndexBuilder
 
     private record NewSegment(KeyIndexPointer.Segment reference, int notIndexed) {}
 
-    private record FileFooter(LakeFile file, long[] rowCounts, long[] compressedSizes, Optional<Type> field, boolean readable)
+    /**
+     * @param keyPages per row group, the key column's pages by its offset index, where the index is usable and
+     * tells more than one page apart
+     */
+    private record FileFooter(LakeFile file, long[] rowCounts, long[] compressedSizes, Optional<Type> field, boolean readable, List<Optional<ChunkPages>> keyPages)
     {
-        static FileFooter of(LakeFile file, ParquetFileMetadata metadata, Optional<Type> field, boolean readable)
+        static FileFooter of(LakeFile file, ParquetFileMetadata metadata, Optional<Type> field, boolean readable, Map<Integer, ChunkPages> keyPages)
                 throws IOException
         {
             int rowGroups = metadata.blocks().size();
             long[] rowCounts = new long[rowGroups];
             long[] sizes = new long[rowGroups];
+            List<Optional<ChunkPages>> pages = new ArrayList<>();
             for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
                 rowCounts[rowGroup] = metadata.blocks().get(rowGroup).rowCount();
                 sizes[rowGroup] = metadata.compressedSize(rowGroup);
+                pages.add(Optional.ofNullable(keyPages.get(rowGroup)).filter(chunkPages -> chunkPages.getPageCount() > 1));
             }
-            return new FileFooter(file, rowCounts, sizes, field, readable);
+            return new FileFooter(file, rowCounts, sizes, field, readable, pages);
         }
 
         int rowGroups()
         {
             return rowCounts.length;
+        }
+
+        /**
+         * Per row group, the slots its entries name: one per key page, or one for the row group.
+         */
+        int[] slots()
+        {
+            return keyPages.stream().mapToInt(pages -> pages.map(ChunkPages::getPageCount).orElse(1)).toArray();
         }
     }
 
@@ -304,9 +326,9 @@ public class KeyIndexBuilder
     {
         List<FileFooter> footers = readFooters(table, column, files, cancellation, stats);
         PrimitiveType indexType = indexType(table, column, footers, knownType);
-        long rowGroups = footers.stream().mapToLong(FileFooter::rowGroups).sum();
+        long slots = footers.stream().flatMapToInt(footer -> Arrays.stream(footer.slots())).asLongStream().sum();
         long rows = footers.stream().flatMapToLong(footer -> Arrays.stream(footer.rowCounts())).sum();
-        int rowGroupBits = KeyIndexFormat.rowGroupBits(rowGroups);
+        int rowGroupBits = KeyIndexFormat.rowGroupBits(slots);
         int hashBits = KeyIndexFormat.hashBits(rows + indexedEntries, rowGroupBits);
         Path directory = spillDirectory();
         // half the build memory sorts entries, half holds the row groups being hashed
@@ -350,15 +372,41 @@ public class KeyIndexBuilder
                 cancellation.check();
                 ParquetFileMetadata metadata = metadataReader.footer(FooterRequest.footer(file.object(), table.name()), new ReadStats(stats, new MetadataCacheStats()));
                 return switch (resolver.resolve(column.name(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
-                    case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive());
+                    case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive(), keyPages(metadata, field, stats));
                     // the reader gives NULL for every row: no key can match, nothing to index
-                    case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), true);
+                    case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), true, Map.of());
                     // a query fails on this file; the index leaves it to the per-file path, which reports it
-                    case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false);
+                    case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
                 };
             });
         }
         return ParallelTasks.runAll(reads, new BoundedExecutor(executor, concurrency));
+    }
+
+    /**
+     * The key column's pages in each row group, by its offset indexes (one GET for the file, or none where they came
+     * with the footer): entries then name the page a key is in, and a lookup reads that page only. A chunk entirely
+     * dictionary-encoded is indexed from its dictionary page alone and by row group: its data pages are small, and
+     * reading them at every build would cost more than a lookup saves.
+     */
+    private Map<Integer, ChunkPages> keyPages(ParquetFileMetadata metadata, Type field, S3RequestStats stats)
+            throws IOException
+    {
+        if (!field.isPrimitive()) {
+            return Map.of();
+        }
+        List<OffsetIndexLoader.Chunk> chunks = new ArrayList<>();
+        List<BlockMetadata> blocks = metadata.blocks();
+        for (int rowGroup = 0; rowGroup < blocks.size(); rowGroup++) {
+            long rows = blocks.get(rowGroup).rowCount();
+            int ordinal = rowGroup;
+            metadata.columnChunk(rowGroup, List.of(field.getName()))
+                    .filter(chunk -> !ChunkDictionary.entirelyDictionaryEncoded(chunk))
+                    .ifPresent(chunk -> chunks.add(new OffsetIndexLoader.Chunk(ordinal, chunk, rows)));
+        }
+        Map<Integer, ChunkPages> pages = new HashMap<>();
+        offsetIndexes.load(metadata, chunks, new ReadStats(stats, new MetadataCacheStats())).pages().forEach((chunk, chunkPages) -> pages.put(chunk.rowGroup(), chunkPages));
+        return pages;
     }
 
     private static PrimitiveType indexType(LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, Optional<String> knownType)
@@ -389,7 +437,7 @@ public class KeyIndexBuilder
         long base = 0;
         for (FileFooter footer : footers) {
             long fileBase = base;
-            base += footer.rowGroups();
+            base += Arrays.stream(footer.slots()).asLongStream().sum();
             tasks.add(() -> {
                 IndexedFile file = hashFile(table, footer, hasher, fileBase, rowGroupBits, hashBits, sorter, inFlight, cancellation);
                 progress.fileDone(file);
@@ -410,11 +458,11 @@ public class KeyIndexBuilder
         boolean indexed = footer.readable() && object.hasEtag();
         for (int rowGroup = 0; indexed && footer.field().isPresent() && rowGroup < rowGroups; rowGroup++) {
             cancellation.check();
-            Optional<long[]> hashes;
+            Optional<KeyColumnHasher.PagedHashes> hashes;
             long bytes = InFlightMemory.estimate(footer.rowCounts()[rowGroup]);
             inFlight.acquire(bytes);
             try {
-                hashes = hasher.hashes(object, rowGroup);
+                hashes = hasher.hashes(object, rowGroup, footer.keyPages().get(rowGroup));
             }
             finally {
                 inFlight.release(bytes);
@@ -423,9 +471,11 @@ public class KeyIndexBuilder
                 indexed = false;
                 break;
             }
-            long[] entries = hashes.get();
+            long[] entries = hashes.get().hashes();
+            int[] pages = hashes.get().pages();
+            long rowGroupSlot = base + slotOf(footer, rowGroup);
             for (int i = 0; i < entries.length; i++) {
-                entries[i] = KeyIndexFormat.pack(KeyIndexFormat.truncate(entries[i], hashBits), rowGroupBits, base + rowGroup);
+                entries[i] = KeyIndexFormat.pack(KeyIndexFormat.truncate(entries[i], hashBits), rowGroupBits, rowGroupSlot + pages[i]);
             }
             try {
                 sorter.add(entries, entries.length);
@@ -434,7 +484,17 @@ public class KeyIndexBuilder
                 throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s to key-index.spill-directory %s: %s".formatted(table.name(), hasher.columnName(), sorter.spillDirectory(), e.getMessage()), e);
             }
         }
-        return new IndexedFile(footer.file().relativePath(), object.size(), object.etag(), indexed, footer.rowCounts(), footer.compressedSizes());
+        return new IndexedFile(footer.file().relativePath(), object.size(), object.etag(), indexed, footer.rowCounts(), footer.compressedSizes(), footer.slots());
+    }
+
+    private static long slotOf(FileFooter footer, int rowGroup)
+    {
+        int[] slots = footer.slots();
+        long slot = 0;
+        for (int i = 0; i < rowGroup; i++) {
+            slot += slots[i];
+        }
+        return slot;
     }
 
     private Path spillDirectory()

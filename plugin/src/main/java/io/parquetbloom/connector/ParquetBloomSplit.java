@@ -18,8 +18,9 @@ import static java.util.Objects.requireNonNull;
  * @param partitionValues raw partition folder values by partition column; empty for the default (NULL) partition
  * @param rowGroups the row groups that survived pruning on the coordinator (ordinals); empty when it did not prune
  * @param metadataCacheFlush the coordinator's latest {@code flush_metadata_cache}, for the worker to apply
+ * @param keyPages the key index's pages of the key column in the split's row groups, where it told them apart
  */
-public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups, long metadataCacheFlush)
+public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups, long metadataCacheFlush, Optional<KeyColumnPages> keyPages)
         implements ConnectorSplit
 {
     private static final int INSTANCE_SIZE = instanceSize(ParquetBloomSplit.class);
@@ -30,6 +31,12 @@ public record ParquetBloomSplit(String path, long fileSize, String etag, long st
         requireNonNull(etag, "etag is null");
         partitionValues = ImmutableMap.copyOf(requireNonNull(partitionValues, "partitionValues is null"));
         rowGroups = requireNonNull(rowGroups, "rowGroups is null").map(List::copyOf);
+        requireNonNull(keyPages, "keyPages is null");
+    }
+
+    public ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups, long metadataCacheFlush)
+    {
+        this(path, fileSize, etag, start, length, partitionValues, rowGroups, metadataCacheFlush, Optional.empty());
     }
 
     /**
@@ -44,7 +51,8 @@ public record ParquetBloomSplit(String path, long fileSize, String etag, long st
     @Override
     public long getRetainedSizeInBytes()
     {
-        long size = INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag) + rowGroups.map(list -> 16L + 20L * list.size()).orElse(0L);
+        long size = INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag) + rowGroups.map(list -> 16L + 20L * list.size()).orElse(0L)
+                + keyPages.map(KeyColumnPages::getRetainedSizeInBytes).orElse(0L);
         for (Map.Entry<String, Optional<String>> entry : partitionValues.entrySet()) {
             size += 32 + estimatedSizeOf(entry.getKey()) + entry.getValue().map(v -> estimatedSizeOf(v)).orElse(0L);
         }

@@ -18,8 +18,10 @@ import static java.util.Objects.requireNonNull;
  * @param path the object key relative to the table's folder
  * @param indexed whether the file's keys are in the segment; a file whose values could not all be hashed is listed
  * with {@code false}, keeps its row-group ordinals, and is never covered
+ * @param keyPages per row group, the key column's data pages the entries tell apart (its offset index's pages), or 1
+ * where they name the row group only (no usable offset index, an index of format version 1)
  */
-public record IndexedFile(String path, long size, String etag, boolean indexed, long[] rowCounts, long[] compressedSizes)
+public record IndexedFile(String path, long size, String etag, boolean indexed, long[] rowCounts, long[] compressedSizes, int[] keyPages)
 {
     private static final int INSTANCE_SIZE = instanceSize(IndexedFile.class);
 
@@ -29,13 +31,63 @@ public record IndexedFile(String path, long size, String etag, boolean indexed, 
         requireNonNull(etag, "etag is null");
         requireNonNull(rowCounts, "rowCounts is null");
         requireNonNull(compressedSizes, "compressedSizes is null");
-        if (rowCounts.length != compressedSizes.length) {
-            throw new IllegalArgumentException("row counts and compressed sizes differ in length");
+        requireNonNull(keyPages, "keyPages is null");
+        if (rowCounts.length != compressedSizes.length || rowCounts.length != keyPages.length) {
+            throw new IllegalArgumentException("row counts, compressed sizes and key pages differ in length");
+        }
+        if (Arrays.stream(keyPages).anyMatch(pages -> pages < 1)) {
+            throw new IllegalArgumentException("a row group has fewer than one key page");
         }
         rowCounts = rowCounts.clone();
         compressedSizes = compressedSizes.clone();
+        keyPages = keyPages.clone();
     }
 
+    /**
+     * A file whose entries name row groups only.
+     */
+    public IndexedFile(String path, long size, String etag, boolean indexed, long[] rowCounts, long[] compressedSizes)
+    {
+        this(path, size, etag, indexed, rowCounts, compressedSizes, wholeRowGroups(rowCounts.length));
+    }
+
+    private static int[] wholeRowGroups(int rowGroups)
+    {
+        int[] pages = new int[rowGroups];
+        Arrays.fill(pages, 1);
+        return pages;
+    }
+
+    /**
+     * The ordinals an entry's low bits take for this file: one per key page of each row group.
+     */
+    public long slots()
+    {
+        long slots = 0;
+        for (int pages : keyPages) {
+            slots += pages;
+        }
+        return slots;
+    }
+
+    /**
+     * The slot (from the file's first) of a row group's key page, or of the row group where its pages are not told apart.
+     *
+     * @param page the page's ordinal in the chunk, or -1 for the row group
+     */
+    public long slotOf(int rowGroup, int page)
+    {
+        long slot = 0;
+        for (int i = 0; i < rowGroup; i++) {
+            slot += keyPages[i];
+        }
+        return slot + Math.max(0, page);
+    }
+
+    public int keyPages(int rowGroup)
+    {
+        return keyPages[rowGroup];
+    }
     /**
      * Whether this records the listed {@code file} at the version listed: same path, size and ETag (a file listed
      * without an ETag is never the same version).
@@ -63,7 +115,7 @@ public record IndexedFile(String path, long size, String etag, boolean indexed, 
 
     public long getRetainedSizeInBytes()
     {
-        return INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag) + sizeOf(rowCounts) + sizeOf(compressedSizes);
+        return INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag) + sizeOf(rowCounts) + sizeOf(compressedSizes) + sizeOf(keyPages);
     }
 
     @Override
@@ -75,7 +127,8 @@ public record IndexedFile(String path, long size, String etag, boolean indexed, 
                 && etag.equals(other.etag)
                 && indexed == other.indexed
                 && Arrays.equals(rowCounts, other.rowCounts)
-                && Arrays.equals(compressedSizes, other.compressedSizes);
+                && Arrays.equals(compressedSizes, other.compressedSizes)
+                && Arrays.equals(keyPages, other.keyPages);
     }
 
     @Override

@@ -109,7 +109,7 @@ public class KeyIndexCompactor
             rowGroupBase[i] = new long[kept.size()];
             for (int file = 0; file < kept.size(); file++) {
                 rowGroupBase[i][file] = total;
-                total += kept.get(file).rowGroups();
+                total += kept.get(file).slots();
             }
             directory.addAll(kept);
         }
@@ -170,7 +170,9 @@ public class KeyIndexCompactor
                     long[] located = locate(segment, entry & ((1L << oldBits) - 1));
                     int ordinal = ordinals[(int) located[0]];
                     if (ordinal >= 0) {
-                        remapped[count++] = KeyIndexFormat.pack((entry >>> oldBits) >>> shift, rowGroupBits, newBase[ordinal] + located[1]);
+                        // the merged directory keeps the file as this segment records it, key pages included
+                        long slot = segment.files().get((int) located[0]).slotOf((int) located[1], (int) located[2]);
+                        remapped[count++] = KeyIndexFormat.pack((entry >>> oldBits) >>> shift, rowGroupBits, newBase[ordinal] + slot);
                     }
                 }
                 sorter.add(remapped, count);
@@ -191,13 +193,17 @@ public class KeyIndexCompactor
         }
     }
 
-    private static long[] locate(KeyIndexSegment segment, long rowGroup)
+    /**
+     * The file, row group and key page (-1: the row group) a slot names.
+     */
+    private static long[] locate(KeyIndexSegment segment, long slot)
     {
-        long[] located = new long[2];
+        long[] located = new long[3];
         try {
-            segment.locate(rowGroup, (file, ordinal) -> {
+            segment.locate(slot, (file, ordinal, page) -> {
                 located[0] = file;
                 located[1] = ordinal;
+                located[2] = page;
             });
         }
         catch (KeyIndexUnusableException e) {

@@ -12,7 +12,12 @@ import java.nio.charset.StandardCharsets;
 public final class KeyIndexFormat
 {
     public static final byte[] MAGIC = "PBKI".getBytes(StandardCharsets.US_ASCII);
-    public static final int VERSION = 1;
+    // version 2 adds each row group's key pages to the file directory: entries then name a page of the key column
+    public static final int VERSION = 2;
+    // the oldest segment version a reader still reads: its entries name row groups
+    public static final int ROW_GROUP_VERSION = 1;
+    // the pointer's own version, apart from its segments'
+    public static final int POINTER_VERSION = 1;
     // the fixed end of a segment: the trailer's length and the magic
     public static final int END_LENGTH = Integer.BYTES + 4;
     // postings are cut into pages of about this many bytes; one probed hash reads one page
@@ -28,7 +33,8 @@ public final class KeyIndexFormat
     private KeyIndexFormat() {}
 
     /**
-     * Bits of the row-group ordinal of a segment over {@code rowGroups} row groups (at least one).
+     * Bits of the slot ordinal (row group, or key page of a row group) of a segment over {@code rowGroups} slots (at
+     * least one).
      */
     public static int rowGroupBits(long rowGroups)
     {

@@ -23,7 +23,7 @@ import static java.util.Objects.requireNonNull;
 public record KeyIndexPointer(String column, List<Segment> segments)
 {
     private static final String FORMAT = "parquet-bloom-key-index";
-    private static final String LEGACY_FIRST_LINE = FORMAT + " " + KeyIndexFormat.VERSION;
+    private static final String LEGACY_FIRST_LINE = FORMAT + " " + KeyIndexFormat.POINTER_VERSION;
     private static final JsonCodec<Stored> CODEC = jsonCodec(Stored.class);
 
     /**
@@ -123,7 +123,7 @@ public record KeyIndexPointer(String column, List<Segment> segments)
 
     public byte[] serialize()
     {
-        return CODEC.toJsonBytes(new Stored(FORMAT, KeyIndexFormat.VERSION, column, segments));
+        return CODEC.toJsonBytes(new Stored(FORMAT, KeyIndexFormat.POINTER_VERSION, column, segments));
     }
 
     public static KeyIndexPointer parse(byte[] bytes, String name)
@@ -140,8 +140,8 @@ public record KeyIndexPointer(String column, List<Segment> segments)
         catch (IllegalArgumentException e) {
             throw new KeyIndexUnusableException("%s is not a key index pointer: %s".formatted(name, e.getMessage()));
         }
-        if (!FORMAT.equals(json.format()) || json.version() != KeyIndexFormat.VERSION || json.column() == null) {
-            throw new KeyIndexUnusableException("%s is not a key index pointer of version %d (format %s, version %d)".formatted(name, KeyIndexFormat.VERSION, json.format(), json.version()));
+        if (!FORMAT.equals(json.format()) || json.version() != KeyIndexFormat.POINTER_VERSION || json.column() == null) {
+            throw new KeyIndexUnusableException("%s is not a key index pointer of version %d (format %s, version %d)".formatted(name, KeyIndexFormat.POINTER_VERSION, json.format(), json.version()));
         }
         try {
             return new KeyIndexPointer(json.column(), json.segments());
@@ -160,7 +160,7 @@ public record KeyIndexPointer(String column, List<Segment> segments)
     {
         List<String> lines = text.lines().toList();
         if (lines.size() < 2 || !lines.get(1).startsWith("column ")) {
-            throw new KeyIndexUnusableException("%s is not a key index pointer of version %d".formatted(name, KeyIndexFormat.VERSION));
+            throw new KeyIndexUnusableException("%s is not a key index pointer of version %d".formatted(name, KeyIndexFormat.POINTER_VERSION));
         }
         String column = URLDecoder.decode(lines.get(1).substring("column ".length()), StandardCharsets.UTF_8);
         ImmutableList.Builder<Segment> segments = ImmutableList.builder();

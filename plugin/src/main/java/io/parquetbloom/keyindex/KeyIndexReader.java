@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -165,7 +166,7 @@ public class KeyIndexReader
     public Optional<KeyIndexSelection> lookup(S3Location table, String column, KeyIndexPointer pointer, Domain domain, int maxValues, Map<String, LakeFile> listed, S3RequestStats stats, Executor executor)
             throws KeyIndexUnusableException
     {
-        Map<String, TreeSet<Integer>> hits = new HashMap<>();
+        Map<String, TreeMap<Integer, TreeSet<Integer>>> hits = new HashMap<>();
         Map<String, IndexedFile> directory = new HashMap<>();
         // pages read, bytes read, pages found cached
         long[] counters = new long[3];
@@ -183,7 +184,7 @@ public class KeyIndexReader
             for (int file = 0; file < coveredPaths.length; file++) {
                 if (coveredPaths[file] != null) {
                     directory.put(coveredPaths[file], segment.files().get(file));
-                    hits.computeIfAbsent(coveredPaths[file], _ -> new TreeSet<>());
+                    hits.computeIfAbsent(coveredPaths[file], _ -> new TreeMap<>());
                 }
             }
             if (Arrays.stream(coveredPaths).allMatch(path -> path == null)) {
@@ -194,8 +195,23 @@ public class KeyIndexReader
             probed++;
         }
         Map<String, KeyIndexSelection.CoveredFile> covered = new HashMap<>();
-        hits.forEach((path, rowGroups) -> covered.put(path, new KeyIndexSelection.CoveredFile(directory.get(path), List.copyOf(rowGroups))));
+        hits.forEach((path, rowGroups) -> covered.put(path, coveredFile(column, directory.get(path), rowGroups)));
         return Optional.of(new KeyIndexSelection(covered, counters[0], counters[1], counters[2], probed));
+    }
+
+    /**
+     * A covered file's hits: its row groups, and the key pages of those whose every hit named a page (-1 names the
+     * row group: another segment, or one of version 1, covers it too).
+     */
+    private static KeyIndexSelection.CoveredFile coveredFile(String column, IndexedFile directory, TreeMap<Integer, TreeSet<Integer>> hits)
+    {
+        Map<Integer, List<Integer>> keyPages = new HashMap<>();
+        hits.forEach((rowGroup, pages) -> {
+            if (!pages.contains(-1)) {
+                keyPages.put(rowGroup, List.copyOf(pages));
+            }
+        });
+        return new KeyIndexSelection.CoveredFile(directory, List.copyOf(hits.keySet()), column, keyPages);
     }
 
     private static Optional<long[]> probedHashes(KeyIndexSegment segment, String column, Domain domain, int maxValues)
@@ -242,15 +258,15 @@ public class KeyIndexReader
         return paths;
     }
 
-    private void probe(S3Location table, String column, KeyIndexPointer.Segment reference, KeyIndexSegment segment, long[] hashes, String[] coveredPaths, Map<String, TreeSet<Integer>> hits, long[] counters, S3RequestStats stats, Executor executor)
+    private void probe(S3Location table, String column, KeyIndexPointer.Segment reference, KeyIndexSegment segment, long[] hashes, String[] coveredPaths, Map<String, TreeMap<Integer, TreeSet<Integer>>> hits, long[] counters, S3RequestStats stats, Executor executor)
             throws KeyIndexUnusableException
     {
         S3ObjectInfo object = segmentObject(table, column, reference);
         FileKey segmentKey = FileKey.of(object);
-        KeyIndexSegment.MatchConsumer consumer = (file, rowGroup) -> {
+        KeyIndexSegment.MatchConsumer consumer = (file, rowGroup, page) -> {
             String path = coveredPaths[file];
             if (path != null) {
-                hits.get(path).add(rowGroup);
+                hits.get(path).computeIfAbsent(rowGroup, _ -> new TreeSet<>()).add(page);
             }
         };
         // pages of this segment version read before (and verified then) need no GET
@@ -288,7 +304,7 @@ public class KeyIndexReader
         }
         for (int file = 0; file < coveredPaths.length; file++) {
             // an ordinal past a covered file's row groups is a damaged segment, never a split to plan
-            if (coveredPaths[file] != null && !hits.get(coveredPaths[file]).isEmpty() && hits.get(coveredPaths[file]).last() >= segment.files().get(file).rowGroups()) {
+            if (coveredPaths[file] != null && !hits.get(coveredPaths[file]).isEmpty() && hits.get(coveredPaths[file]).lastKey() >= segment.files().get(file).rowGroups()) {
                 throw new KeyIndexUnusableException("%s names a row group past the end of %s".formatted(object.location(), coveredPaths[file]));
             }
         }

@@ -12,6 +12,7 @@ import static io.airlift.slice.SizeOf.instanceSize;
 import static io.airlift.slice.SizeOf.sizeOf;
 import static io.parquetbloom.keyindex.KeyIndexFormat.END_LENGTH;
 import static io.parquetbloom.keyindex.KeyIndexFormat.MAGIC;
+import static io.parquetbloom.keyindex.KeyIndexFormat.ROW_GROUP_VERSION;
 import static io.parquetbloom.keyindex.KeyIndexFormat.VERSION;
 import static java.util.Objects.requireNonNull;
 
@@ -24,11 +25,12 @@ public final class KeyIndexSegment
     private static final int INSTANCE_SIZE = instanceSize(KeyIndexSegment.class);
 
     /**
-     * A row group an entry names: the file's place in the directory and the row group's ordinal in the file.
+     * What an entry names: the file's place in the directory, the row group's ordinal in the file, and the key
+     * column's page in that row group, or -1 where the entry names the whole row group.
      */
     public interface MatchConsumer
     {
-        void accept(int file, int rowGroup);
+        void accept(int file, int rowGroup, int page);
     }
 
     private final SegmentHeader header;
@@ -39,8 +41,10 @@ public final class KeyIndexSegment
     private final int[] pageEntries;
     private final int[] pageCrc;
     private final List<IndexedFile> files;
-    // the segment-wide ordinal of each file's first row group; one more element holding the total
-    private final long[] rowGroupBase;
+    // the segment-wide ordinal of each file's first slot (row group, or key page); one more element holding the total
+    private final long[] slotBase;
+    // per file, the ordinal (from the file's first) of each row group's first slot; one more element holding the total
+    private final long[][] rowGroupSlots;
 
     private KeyIndexSegment(SegmentHeader header, long entries, long[] pageFirst, long[] pageOffset, int[] pageLength, int[] pageEntries, int[] pageCrc, List<IndexedFile> files)
     {
@@ -52,9 +56,15 @@ public final class KeyIndexSegment
         this.pageEntries = pageEntries;
         this.pageCrc = pageCrc;
         this.files = List.copyOf(files);
-        this.rowGroupBase = new long[files.size() + 1];
+        this.slotBase = new long[files.size() + 1];
+        this.rowGroupSlots = new long[files.size()][];
         for (int i = 0; i < files.size(); i++) {
-            rowGroupBase[i + 1] = rowGroupBase[i] + files.get(i).rowGroups();
+            IndexedFile file = files.get(i);
+            rowGroupSlots[i] = new long[file.rowGroups() + 1];
+            for (int rowGroup = 0; rowGroup < file.rowGroups(); rowGroup++) {
+                rowGroupSlots[i][rowGroup + 1] = rowGroupSlots[i][rowGroup] + file.keyPages(rowGroup);
+            }
+            slotBase[i + 1] = slotBase[i] + rowGroupSlots[i][file.rowGroups()];
         }
     }
 
@@ -92,8 +102,8 @@ public final class KeyIndexSegment
             throws IOException, KeyIndexUnusableException
     {
         int version = in.readInt();
-        if (version != VERSION) {
-            throw new KeyIndexUnusableException("%s: format version %d, this reader knows %d".formatted(name, version, VERSION));
+        if (version != VERSION && version != ROW_GROUP_VERSION) {
+            throw new KeyIndexUnusableException("%s: format version %d, this reader knows %d and %d".formatted(name, version, ROW_GROUP_VERSION, VERSION));
         }
         String column = in.readUTF();
         String trinoType = in.readUTF();
@@ -107,7 +117,7 @@ public final class KeyIndexSegment
         }
         SegmentHeader header = new SegmentHeader(column, trinoType, columnType, hashBits, rowGroupBits, in.readLong(), in.readLong());
         PageDirectory pages = readPageDirectory(in, pagesEnd, entries, name);
-        List<IndexedFile> files = readFiles(in);
+        List<IndexedFile> files = readFiles(in, version);
         if (in.available() != 0) {
             throw new KeyIndexUnusableException("%s: %d unexpected bytes after the file directory".formatted(name, in.available()));
         }
@@ -145,7 +155,7 @@ public final class KeyIndexSegment
         return directory;
     }
 
-    private static List<IndexedFile> readFiles(DataInputStream in)
+    private static List<IndexedFile> readFiles(DataInputStream in, int version)
             throws IOException
     {
         int fileCount = in.readInt();
@@ -158,11 +168,14 @@ public final class KeyIndexSegment
             int rowGroups = in.readInt();
             long[] rows = new long[rowGroups];
             long[] sizes = new long[rowGroups];
+            int[] keyPages = new int[rowGroups];
             for (int rowGroup = 0; rowGroup < rowGroups; rowGroup++) {
                 rows[rowGroup] = in.readLong();
                 sizes[rowGroup] = in.readLong();
+                // version 1 entries name row groups
+                keyPages[rowGroup] = version == ROW_GROUP_VERSION ? 1 : in.readInt();
             }
-            files.add(new IndexedFile(path, size, etag, indexed, rows, sizes));
+            files.add(new IndexedFile(path, size, etag, indexed, rows, sizes, keyPages));
         }
         return files;
     }
@@ -303,38 +316,48 @@ public final class KeyIndexSegment
     }
 
     /**
-     * The file a segment-wide row-group ordinal belongs to, and the ordinal inside that file.
+     * The file a segment-wide slot ordinal belongs to, its row group in that file, and its key page.
      */
-    public void locate(long rowGroup, MatchConsumer consumer)
+    public void locate(long slot, MatchConsumer consumer)
             throws KeyIndexUnusableException
     {
-        emit(rowGroup, -1, consumer);
+        emit(slot, -1, consumer);
     }
 
-    private void emit(long rowGroup, int page, MatchConsumer matches)
+    private void emit(long slot, int indexPage, MatchConsumer matches)
             throws KeyIndexUnusableException
     {
-        if (rowGroup >= rowGroupBase[files.size()]) {
-            throw new KeyIndexUnusableException("page %d names row group %d of %d".formatted(page, rowGroup, rowGroupBase[files.size()]));
+        if (slot >= slotBase[files.size()]) {
+            throw new KeyIndexUnusableException("page %d names slot %d of %d".formatted(indexPage, slot, slotBase[files.size()]));
         }
-        int file = Arrays.binarySearch(rowGroupBase, rowGroup);
-        // a file with no row groups shares its base with the next: take the last file starting at this ordinal
-        if (file >= 0) {
-            while (file + 1 < files.size() && rowGroupBase[file + 1] == rowGroup) {
-                file++;
+        int file = lastStartingAtOrBefore(slotBase, files.size(), slot);
+        long inFile = slot - slotBase[file];
+        int rowGroup = lastStartingAtOrBefore(rowGroupSlots[file], files.get(file).rowGroups(), inFile);
+        int page = files.get(file).keyPages(rowGroup) == 1 ? -1 : (int) (inFile - rowGroupSlots[file][rowGroup]);
+        matches.accept(file, rowGroup, page);
+    }
+
+    /**
+     * The last of the first {@code count} elements of ascending {@code starts} that is at most {@code value}: an
+     * element with nothing from it (a file without row groups) shares its start with the next and is passed over.
+     */
+    private static int lastStartingAtOrBefore(long[] starts, int count, long value)
+    {
+        int index = Arrays.binarySearch(starts, 0, count, value);
+        if (index >= 0) {
+            while (index + 1 < count && starts[index + 1] == value) {
+                index++;
             }
+            return index;
         }
-        else {
-            file = -file - 2;
-        }
-        matches.accept(file, (int) (rowGroup - rowGroupBase[file]));
+        return -index - 2;
     }
 
     public long getRetainedSizeInBytes()
     {
-        long size = INSTANCE_SIZE + sizeOf(pageFirst) + sizeOf(pageOffset) + sizeOf(pageLength) + sizeOf(pageEntries) + sizeOf(pageCrc) + sizeOf(rowGroupBase);
-        for (IndexedFile file : files) {
-            size += file.getRetainedSizeInBytes() + 8;
+        long size = INSTANCE_SIZE + sizeOf(pageFirst) + sizeOf(pageOffset) + sizeOf(pageLength) + sizeOf(pageEntries) + sizeOf(pageCrc) + sizeOf(slotBase);
+        for (int i = 0; i < files.size(); i++) {
+            size += files.get(i).getRetainedSizeInBytes() + sizeOf(rowGroupSlots[i]) + 16;
         }
         return size + header.column().length() * 2L + header.trinoType().length() * 2L + header.columnType().length() * 2L;
     }

@@ -20,13 +20,23 @@ public record KeyIndexSelection(Map<String, CoveredFile> covered, long pagesRead
     /**
      * @param directory the file as the segment's directory records it (equal to the listing in path, size and ETag)
      * @param rowGroups the row groups to read, ascending
+     * @param column the indexed column
+     * @param keyPages of the row groups whose entries name pages of the key column, the pages that may hold a probed
+     * key, ascending (a row group not here may hold one anywhere)
      */
-    public record CoveredFile(IndexedFile directory, List<Integer> rowGroups)
+    public record CoveredFile(IndexedFile directory, List<Integer> rowGroups, String column, Map<Integer, List<Integer>> keyPages)
     {
         public CoveredFile
         {
             requireNonNull(directory, "directory is null");
             rowGroups = List.copyOf(requireNonNull(rowGroups, "rowGroups is null"));
+            requireNonNull(column, "column is null");
+            keyPages = ImmutableMap.copyOf(requireNonNull(keyPages, "keyPages is null"));
+        }
+
+        public CoveredFile(IndexedFile directory, List<Integer> rowGroups)
+        {
+            this(directory, rowGroups, "", Map.of());
         }
     }
 

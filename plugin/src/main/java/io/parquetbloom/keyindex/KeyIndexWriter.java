@@ -35,13 +35,25 @@ public final class KeyIndexWriter
     public static WrittenSegment write(Path target, SegmentHeader header, List<IndexedFile> files, PrimitiveIterator.OfLong sortedEntries)
             throws IOException
     {
+        return write(target, VERSION, header, files, sortedEntries);
+    }
+
+    /**
+     * A segment of an older format version, as builders before this one wrote it (tests of reading old indexes).
+     */
+    static WrittenSegment write(Path target, int version, SegmentHeader header, List<IndexedFile> files, PrimitiveIterator.OfLong sortedEntries)
+            throws IOException
+    {
+        if (version < VERSION && files.stream().anyMatch(file -> file.slots() != file.rowGroups())) {
+            throw new IllegalArgumentException("a segment of version %d names row groups only".formatted(version));
+        }
         requireNonNull(header, "header is null");
         requireNonNull(files, "files is null");
         try (OutputStream file = Files.newOutputStream(target);
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(file, 1 << 16))) {
             out.write(MAGIC);
             PageDirectory pages = writePages(out, sortedEntries);
-            byte[] trailer = trailer(header, pages, files);
+            byte[] trailer = trailer(version, header, pages, files);
             out.write(trailer);
             out.writeInt(trailer.length);
             out.write(MAGIC);
@@ -86,12 +98,12 @@ public final class KeyIndexWriter
         return directory;
     }
 
-    private static byte[] trailer(SegmentHeader header, PageDirectory pages, List<IndexedFile> files)
+    private static byte[] trailer(int version, SegmentHeader header, PageDirectory pages, List<IndexedFile> files)
             throws IOException
     {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
-        out.writeInt(VERSION);
+        out.writeInt(version);
         out.writeUTF(header.column());
         out.writeUTF(header.trinoType());
         out.writeUTF(header.columnType());
@@ -111,6 +123,9 @@ public final class KeyIndexWriter
             for (int rowGroup = 0; rowGroup < file.rowGroups(); rowGroup++) {
                 out.writeLong(file.rowCounts()[rowGroup]);
                 out.writeLong(file.compressedSize(rowGroup));
+                if (version >= VERSION) {
+                    out.writeInt(file.keyPages(rowGroup));
+                }
             }
         }
         CRC32 crc = new CRC32();

@@ -56,6 +56,74 @@ final class TestKeyIndexSegment
         assertThat(falseMatches).isLessThanOrEqualTo(4);
     }
 
+    /**
+     * Format version 2: entries name a page of the key column in row groups whose pages the build told apart, the
+     * row group in those it did not (one slot); a segment of version 1, as earlier builds wrote it, is read with every
+     * entry naming its row group.
+     */
+    @Test
+    void entriesNameKeyPagesAndVersionOneNamesRowGroups()
+            throws Exception
+    {
+        int[] keyPages = {1, 4, 2};
+        List<IndexedFile> files = new ArrayList<>();
+        for (int file = 0; file < 3; file++) {
+            files.add(new IndexedFile("part-%d.parquet".formatted(file), 1000, "etag" + file, true, new long[] {10, 40, 20}, new long[] {100, 100, 100}, keyPages));
+        }
+        long slots = files.stream().mapToLong(IndexedFile::slots).sum();
+        assertThat(slots).isEqualTo(21);
+        int slotBits = KeyIndexFormat.rowGroupBits(slots);
+        // (hash, file, row group, page): a key in two pages of one row group has an entry for each
+        long[][] keys = {{11, 0, 0, -1}, {22, 1, 1, 3}, {22, 1, 1, 0}, {33, 2, 2, 1}, {44, 2, 1, 2}};
+        long[] packed = Arrays.stream(keys)
+                .mapToLong(key -> KeyIndexFormat.pack(key[0], slotBits, 7L * key[1] + files.get((int) key[1]).slotOf((int) key[2], (int) key[3])))
+                .sorted()
+                .toArray();
+        SegmentHeader header = new SegmentHeader("device_id", "varchar", "optional binary device_id (STRING)", 30, slotBits, 1, 2);
+        Written segment = read(KeyIndexWriter.write(directory.resolve("v2"), header, files, Arrays.stream(packed).iterator()), directory.resolve("v2"));
+        assertThat(segment.segment().files()).isEqualTo(files);
+        assertThat(named(segment, 22)).containsExactlyInAnyOrder("1:1:3", "1:1:0");
+        assertThat(named(segment, 33)).containsExactly("2:2:1");
+        assertThat(named(segment, 44)).containsExactly("2:1:2");
+        // a row group of one key page: the entry names the row group
+        assertThat(named(segment, 11)).containsExactly("0:0:-1");
+
+        List<IndexedFile> rowGroupFiles = files.stream().map(file -> new IndexedFile(file.path(), file.size(), file.etag(), true, file.rowCounts(), file.compressedSizes())).toList();
+        int rowGroupBits = KeyIndexFormat.rowGroupBits(9);
+        long[] byRowGroup = Arrays.stream(keys).mapToLong(key -> KeyIndexFormat.pack(key[0], rowGroupBits, 3L * key[1] + key[2])).sorted().distinct().toArray();
+        SegmentHeader oldHeader = new SegmentHeader("device_id", "varchar", "optional binary device_id (STRING)", 30, rowGroupBits, 1, 2);
+        Written old = read(KeyIndexWriter.write(directory.resolve("v1"), KeyIndexFormat.ROW_GROUP_VERSION, oldHeader, rowGroupFiles, Arrays.stream(byRowGroup).iterator()), directory.resolve("v1"));
+        assertThat(old.segment().files()).isEqualTo(rowGroupFiles);
+        assertThat(named(old, 22)).containsExactly("1:1:-1");
+        assertThat(named(old, 44)).containsExactly("2:1:-1");
+        // a version 1 segment cannot hold key pages
+        assertThatThrownBy(() -> KeyIndexWriter.write(directory.resolve("bad"), KeyIndexFormat.ROW_GROUP_VERSION, header, files, Arrays.stream(packed).iterator()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static Written read(KeyIndexWriter.WrittenSegment written, Path file)
+            throws IOException, KeyIndexUnusableException
+    {
+        byte[] bytes = Files.readAllBytes(file);
+        KeyIndexSegment segment = KeyIndexSegment.parse(Arrays.copyOfRange(bytes, bytes.length - written.trailerBytes(), bytes.length), bytes.length, file.toString());
+        return new Written(segment, bytes, written.trailerBytes(), written.size());
+    }
+
+    /**
+     * What the segment's entries of a truncated hash name, as "file:row group:page".
+     */
+    private static Set<String> named(Written written, long hash)
+            throws KeyIndexUnusableException
+    {
+        KeyIndexSegment segment = written.segment();
+        long[] hashes = {hash};
+        Set<String> found = new HashSet<>();
+        for (int page : segment.pagesFor(hashes)) {
+            segment.matches(page, written.bytes(), (int) segment.pageOffset(page), hashes, (file, rowGroup, keyPage) -> found.add(file + ":" + rowGroup + ":" + keyPage));
+        }
+        return found;
+    }
+
     @Test
     void flippedPageByteIsDetected()
             throws Exception
@@ -67,7 +135,7 @@ final class TestKeyIndexSegment
         int offset = (int) written.segment().pageOffset(page) + 17;
         bytes[offset] ^= 0x10;
         long[] hashes = {KeyIndexFormat.truncate(entries.get(0).hash(), 40)};
-        assertThatThrownBy(() -> written.segment().matches(page, bytes, (int) written.segment().pageOffset(page), hashes, (_, _) -> {}))
+        assertThatThrownBy(() -> written.segment().matches(page, bytes, (int) written.segment().pageOffset(page), hashes, (_, _, _) -> {}))
                 .isInstanceOf(KeyIndexUnusableException.class)
                 .hasMessageContaining("checksum");
     }
@@ -254,7 +322,7 @@ final class TestKeyIndexSegment
         long[] hashes = {KeyIndexFormat.truncate(hash, segment.header().hashBits())};
         Set<String> found = new HashSet<>();
         for (int page : segment.pagesFor(hashes)) {
-            segment.matches(page, written.bytes(), (int) segment.pageOffset(page), hashes, (file, rowGroup) -> found.add(file + ":" + rowGroup));
+            segment.matches(page, written.bytes(), (int) segment.pageOffset(page), hashes, (file, rowGroup, _) -> found.add(file + ":" + rowGroup));
         }
         return found;
     }

@@ -291,8 +291,10 @@ public final class LookupBenchmark
                 for (String variant : options.catalogs().stream().filter(MetadataBudgets::isVariant).toList()) {
                     runner.createCatalog(catalogName(variant), "parquet_bloom", oursProperties(ours, variant));
                 }
-                if (options.catalogs().contains(NO_INDEX)) {
-                    runner.createCatalog(catalogName(NO_INDEX), "parquet_bloom", oursProperties(ours, NO_INDEX));
+                for (String variant : List.of(NO_INDEX, WHOLE_CHUNKS, NO_INDEX_WHOLE_CHUNKS)) {
+                    if (options.catalogs().contains(variant)) {
+                        runner.createCatalog(catalogName(variant), "parquet_bloom", oursProperties(ours, variant));
+                    }
                 }
                 if (options.catalogs().contains(UNSHARED_LISTINGS) || options.loadCatalogs().orElse(List.of()).contains(UNSHARED_LISTINGS)) {
                     runner.createCatalog(catalogName(UNSHARED_LISTINGS), "parquet_bloom", oursProperties(ours, UNSHARED_LISTINGS));
@@ -355,6 +357,10 @@ public final class LookupBenchmark
     static final String NO_INDEX = "parquet_bloom_no_index";
     // ours with the key index, every query listing the table itself (metadata.shared-listing-max-age=0s)
     static final String UNSHARED_LISTINGS = "parquet_bloom_unshared_listings";
+    // ours reading whole column chunks of the row groups it reads (page-reads.enabled=false), with and without the
+    // key index: the read path before pages, side by side
+    static final String WHOLE_CHUNKS = "parquet_bloom_whole_chunks";
+    static final String NO_INDEX_WHOLE_CHUNKS = "parquet_bloom_no_index_whole_chunks";
 
     /**
      * A lookup whose predicate depends on a key index: a new index gives new keys, so a run with it cannot be answered
@@ -615,12 +621,13 @@ public final class LookupBenchmark
                 filesScheduled += metrics.get("filesTotal") - metrics.get("filesPrunedBeforeSplits");
                 retries += metrics.get("s3PlanningRetries") + metrics.get("s3Retries");
                 throttled += metrics.get("s3PlanningThrottledAttempts") + metrics.get("s3ThrottledAttempts");
-                progress("  run %d: %.0f ms; GETs planning %d, readers %d; key index: files covered %d, pages %d, unusable %d; dictionary pages %d; retries %d; hedged %d (won %d); row groups read key first %d, whole %d".formatted(
+                progress("  run %d: %.0f ms; GETs planning %d, readers %d; key index: files covered %d, pages %d, unusable %d; dictionary pages %d; retries %d; hedged %d (won %d); row groups read key first %d, whole %d, by pages %d (pages read %d, skipped %d)".formatted(
                         run, millis.getLast(), metrics.get("s3PlanningGetRequests"), metrics.get("s3GetRequests"),
                         metrics.get("filesCoveredByKeyIndex"), metrics.get("keyIndexPagesRead"), metrics.get("keyIndexUnusable"),
                         metrics.get("planningDictionaryPagesRead") + metrics.get("dictionaryPagesRead"),
                         metrics.get("s3PlanningRetries") + metrics.get("s3Retries"), metrics.get("s3PlanningHedgedGets") + metrics.get("s3HedgedGets"),
-                        metrics.get("s3PlanningHedgesWon") + metrics.get("s3HedgesWon"), metrics.get("rowGroupsReadKeyFirst"), metrics.get("rowGroupsReadWhole")));
+                        metrics.get("s3PlanningHedgesWon") + metrics.get("s3HedgesWon"), metrics.get("rowGroupsReadKeyFirst"), metrics.get("rowGroupsReadWhole"),
+                        metrics.get("rowGroupsReadByPages"), metrics.get("pagesRead"), metrics.get("pagesSkipped")));
             }
             injected += injectedFaults(proxy) - injectedBefore;
             CountingProxy.Counts counts = proxy.counts();
@@ -757,7 +764,10 @@ public final class LookupBenchmark
         if (catalog.equals(UNSHARED_LISTINGS)) {
             properties.put("metadata.shared-listing-max-age", "0s");
         }
-        if (catalog.equals(NO_INDEX)) {
+        if (catalog.equals(WHOLE_CHUNKS) || catalog.equals(NO_INDEX_WHOLE_CHUNKS)) {
+            properties.put("page-reads.enabled", "false");
+        }
+        if (catalog.equals(NO_INDEX) || catalog.equals(NO_INDEX_WHOLE_CHUNKS)) {
             properties.put("key-index.enabled", "false");
         }
         else if (scaledBudget && !MetadataBudgets.isVariant(catalog)) {
@@ -786,6 +796,8 @@ public final class LookupBenchmark
             case "parquet_bloom" -> "lake";
             case NO_INDEX -> "lake_no_index";
             case UNSHARED_LISTINGS -> "lake_unshared_listings";
+            case WHOLE_CHUNKS -> "lake_whole_chunks";
+            case NO_INDEX_WHOLE_CHUNKS -> "lake_no_index_whole_chunks";
             case "hive" -> "hive";
             case "hive_bloom_off" -> "hive_off";
             default -> throw new IllegalArgumentException("unknown catalog " + catalog);

@@ -141,7 +141,8 @@ public final class ParquetBloomQueryRunner
                     .setCatalogSessionProperty(catalog, "statistics_pruning_enabled", "false")
                     .setCatalogSessionProperty(catalog, "no_match_cache_enabled", "false")
                     .setCatalogSessionProperty(catalog, "dictionary_pruning_enabled", "false")
-                    .setCatalogSessionProperty(catalog, "key_index_enabled", "false");
+                    .setCatalogSessionProperty(catalog, "key_index_enabled", "false")
+                    .setCatalogSessionProperty(catalog, "page_reads_enabled", "false");
         }
         return builder.build();
     }

@@ -21,6 +21,8 @@ public final class PageReadStats
     public static final String OFFSET_INDEX_CACHE_HITS = "offsetIndexCacheHits";
     public static final String OFFSET_INDEXES_LOADED = "offsetIndexesLoaded";
     public static final String OFFSET_INDEXES_UNUSABLE = "offsetIndexesUnusable";
+    public static final String ROW_GROUPS_PROBED_BY_KEY_PAGES = "rowGroupsProbedByKeyPages";
+    public static final String KEY_PAGES_UNUSABLE = "keyPagesUnusable";
 
     // the data source's metrics of how row groups were read, which a split read by pages reports from here instead
     static final Set<String> REPLACED_READER_METRICS = Set.of(S3ParquetDataSource.KEY_FIRST_METRIC, S3ParquetDataSource.WHOLE_METRIC, S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC);
@@ -35,6 +37,8 @@ public final class PageReadStats
     private long offsetIndexCacheHits;
     private long offsetIndexesLoaded;
     private long offsetIndexesUnusable;
+    private long rowGroupsProbedByKeyPages;
+    private long keyPagesUnusable;
 
     /**
      * A row group probed by its filter columns.
@@ -55,6 +59,22 @@ public final class PageReadStats
         pagesRead += pages;
         pagesSkipped += skippedPages;
         pageBytesSkipped += skippedBytes;
+    }
+
+    /**
+     * A row group whose key column was probed by the key index's pages only.
+     */
+    synchronized void addProbedByKeyPages()
+    {
+        rowGroupsProbedByKeyPages++;
+    }
+
+    /**
+     * A row group the key index named pages of, probed whole: the chunk's offset index no longer has those pages.
+     */
+    synchronized void addKeyPagesUnusable()
+    {
+        keyPagesUnusable++;
     }
 
     synchronized void addWithoutOffsetIndex()
@@ -88,6 +108,8 @@ public final class PageReadStats
                 .put(OFFSET_INDEX_CACHE_HITS, new LongCount(offsetIndexCacheHits))
                 .put(OFFSET_INDEXES_LOADED, new LongCount(offsetIndexesLoaded))
                 .put(OFFSET_INDEXES_UNUSABLE, new LongCount(offsetIndexesUnusable))
+                .put(ROW_GROUPS_PROBED_BY_KEY_PAGES, new LongCount(rowGroupsProbedByKeyPages))
+                .put(KEY_PAGES_UNUSABLE, new LongCount(keyPagesUnusable))
                 .buildOrThrow();
     }
 }

@@ -83,6 +83,20 @@ final class PageSelector
     }
 
     /**
+     * What the reader reads of a chunk of which it reads {@code selected} pages: its dictionary page (what lies before
+     * the first data page), then each run of adjacent selected pages.
+     */
+    static List<DiskRange> ranges(ChunkPages pages, long chunkStart, BitSet selected)
+    {
+        List<DiskRange> ranges = new ArrayList<>();
+        if (chunkStart < pages.getOffset(0)) {
+            ranges.add(new DiskRange(chunkStart, pages.getOffset(0) - chunkStart));
+        }
+        selected.stream().forEach(page -> addPage(ranges, new DiskRange(pages.getOffset(page), pages.getCompressedPageSize(page))));
+        return ranges;
+    }
+
+    /**
      * The rows trino-parquet reads of the row group, computed as it computes them.
      */
     static RowRanges rowRanges(SelectedPages store, List<ColumnPath> columns, long rowCount)

@@ -3,6 +3,7 @@ package io.parquetbloom.connector.parquet;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
 import io.parquetbloom.connector.ForParquetBloomColumnReads;
+import io.parquetbloom.connector.KeyColumnPages;
 import io.parquetbloom.connector.MetadataCacheFlusher;
 import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.parquetbloom.connector.ParquetBloomSplit;
@@ -180,7 +181,7 @@ public final class ParquetBloomPageSourceProvider
         // a small file read whole just now: the reader takes its chunks from those bytes
         FileTail tail = object.size() <= readWholeUpTo ? dataInTail(file) : FileTail.NONE;
         ReadMode mode = new ReadMode(plan.options().noMatchCache(), isPageReadsEnabled(session), readPlanner.matchesOf(session.getQueryId()));
-        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, mode, readStats);
+        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, mode, split.keyPages(), readStats);
     }
 
     /**
@@ -210,7 +211,7 @@ public final class ParquetBloomPageSourceProvider
         ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, table, 0, Set.of(), fileColumns(columns, TupleDomain.all())), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, TupleDomain.all(), file.metadata().getFileMetaData().getSchema(), path);
         RowGroupSelection selection = new RowGroupSelection(rowGroups, Map.of(), new PruningStats());
-        return openReader(path, Map.of(), object, file.retainOnlyFooter(), FileTail.NONE, columns, fields, selection, new ReadMode(false, false, RowGroupMatches.NONE), readStats);
+        return openReader(path, Map.of(), object, file.retainOnlyFooter(), FileTail.NONE, columns, fields, selection, new ReadMode(false, false, RowGroupMatches.NONE), Optional.empty(), readStats);
     }
 
     /**
@@ -261,6 +262,7 @@ public final class ParquetBloomPageSourceProvider
             Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
             RowGroupSelection selection,
             ReadMode mode,
+            Optional<KeyColumnPages> keyPages,
             ReadStats readStats)
     {
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
@@ -279,8 +281,8 @@ public final class ParquetBloomPageSourceProvider
         // a file the footer read brought whole has nothing left to save
         if (mode.pageReads() && wholeRowGroups.isEmpty() && tail == FileTail.NONE) {
             List<ReadByPages.FilterColumn> filterColumns = filterColumns(columns, fields, projection.readerColumns(), selection.fileDomains(), mode.recordNoMatch());
-            if (ReadByPages.applies(projection.readerColumns(), filterColumns)) {
-                ReadByPages.Split split = new ReadByPages.Split(path, object, file, selection.rowGroups(), rowGroups, projection.readerColumns(), filterColumns);
+            if (ReadByPages.applies(projection.readerColumns(), filterColumns, keyPages)) {
+                ReadByPages.Split split = new ReadByPages.Split(path, object, file, selection.rowGroups(), rowGroups, projection.readerColumns(), filterColumns, keyPages);
                 return readByPages.open(split, projection.pageSource(), selection.stats(), mode.matches(), readStats);
             }
         }

@@ -1,6 +1,7 @@
 package io.parquetbloom.connector.parquet;
 
 import io.airlift.units.DataSize;
+import io.parquetbloom.connector.KeyColumnPages;
 import io.parquetbloom.metadata.ChunkPages;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.OffsetIndexLoader;
@@ -28,6 +29,7 @@ import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -68,7 +70,7 @@ final class ReadByPages
      * @param ordinals the row groups' ordinals in the file, in the reader's order
      * @param readerColumns the columns the reader returns, in its channel order
      */
-    record Split(String path, S3ObjectInfo object, ParquetFileMetadata file, List<Integer> ordinals, List<RowGroupInfo> rowGroups, List<Column> readerColumns, List<FilterColumn> filterColumns) {}
+    record Split(String path, S3ObjectInfo object, ParquetFileMetadata file, List<Integer> ordinals, List<RowGroupInfo> rowGroups, List<Column> readerColumns, List<FilterColumn> filterColumns, Optional<KeyColumnPages> keyPages) {}
 
     private final S3ObjectStore store;
     private final OffsetIndexLoader offsetIndexes;
@@ -92,15 +94,16 @@ final class ReadByPages
 
     /**
      * Whether the split can be read by pages: flat columns only (the pages of a nested column need not start at a row),
-     * and a column to read beyond the filter columns (otherwise the probe would read all there is).
+     * and either the key index's pages of the key column or a column to read beyond the filter columns (otherwise the
+     * probe would read whole what the reader reads anyway: a count of a key without the index).
      */
-    static boolean applies(List<Column> readerColumns, List<FilterColumn> filterColumns)
+    static boolean applies(List<Column> readerColumns, List<FilterColumn> filterColumns, Optional<KeyColumnPages> keyPages)
     {
         Set<String> probed = new HashSet<>();
         filterColumns.forEach(column -> probed.add(column.probe().column().name()));
         return !filterColumns.isEmpty()
                 && readerColumns.stream().allMatch(column -> column.field() instanceof PrimitiveField)
-                && readerColumns.stream().anyMatch(column -> !probed.contains(column.name()));
+                && (keyPages.isPresent() || readerColumns.stream().anyMatch(column -> !probed.contains(column.name())));
     }
 
     ConnectorPageSource open(Split split, ParquetBloomPageSource.Builder pageSource, PruningStats pruningStats, RowGroupMatches matches, ReadStats readStats)
@@ -109,12 +112,18 @@ final class ReadByPages
         CompletableFuture<Map<ChunkKey, ChunkPages>> pages = CompletableFuture.supplyAsync(() -> loadOffsetIndexes(split, readStats, pageStats), executor);
         SecondRead second = new SecondRead(split, pages, pageStats);
         try {
+            List<RowMatchProbe.Target> targets = targets(split, pages, pageStats);
             new RowMatchProbe(store, split.object(), readStats.requests(), executor, options, createdBy(split), 2 * options.getMaxBufferSize().toBytes())
-                    .probe(split.rowGroups(), split.filterColumns().stream().map(FilterColumn::probe).toList(), (probed, bytes) -> {
+                    .probe(targets, (probed, bytes) -> {
                         pruningStats.addRowGroupsRead(1);
                         pageStats.addProbed(probed.matchedRows().length > 0, otherChunkBytes(split, probed.rowGroup()));
                         matches.record(probed.matchedRows().length > 0);
-                        recordNoMatch(split, probed, pruningStats);
+                        if (probed.complete()) {
+                            recordNoMatch(split, probed, pruningStats);
+                        }
+                        else {
+                            pageStats.addProbedByKeyPages();
+                        }
                         second.add(probed, bytes);
                     });
         }
@@ -128,6 +137,49 @@ final class ReadByPages
         }
         ParquetReader reader = second.reader(readStats);
         return pageSource.buildReadByPages(split.path(), reader, second.readRowGroups, pruningStats, readStats, totals, pageStats);
+    }
+
+    /**
+     * Each row group's probe: the key index's pages of the key column where the split has them and the chunk's offset
+     * index still has the pages the index was built with, the filter columns whole otherwise.
+     */
+    private static List<RowMatchProbe.Target> targets(Split split, CompletableFuture<Map<ChunkKey, ChunkPages>> pages, PageReadStats pageStats)
+    {
+        List<RowMatchProbe.ProbeColumn> all = split.filterColumns().stream().map(FilterColumn::probe).toList();
+        Optional<FilterColumn> keyColumn = split.keyPages().flatMap(keyPages -> split.filterColumns().stream().filter(column -> column.name().equals(keyPages.column())).findFirst());
+        List<RowMatchProbe.Target> targets = new ArrayList<>();
+        for (int rowGroup = 0; rowGroup < split.rowGroups().size(); rowGroup++) {
+            RowGroupInfo info = split.rowGroups().get(rowGroup);
+            KeyColumnPages.RowGroupPages named = keyColumn.isEmpty() ? null : split.keyPages().orElseThrow().rowGroups().get(split.ordinals().get(rowGroup));
+            Optional<RowMatchProbe.ProbedPages> probed = Optional.empty();
+            if (named != null) {
+                probed = keyPagesOf(info, keyColumn.get().probe().column(), pages.join().get(new ChunkKey(rowGroup, path(keyColumn.get().probe().column()))), named);
+                if (probed.isEmpty()) {
+                    pageStats.addKeyPagesUnusable();
+                }
+            }
+            targets.add(new RowMatchProbe.Target(rowGroup, info, probed.isPresent() ? List.of(keyColumn.get().probe()) : all, probed));
+        }
+        return targets;
+    }
+
+    /**
+     * The key index's pages of the key chunk, where its offset index (validated, at the planned object version) has
+     * as many pages as when the index was built: otherwise the pages are not known to be the same.
+     */
+    private static Optional<RowMatchProbe.ProbedPages> keyPagesOf(RowGroupInfo info, Column keyColumn, ChunkPages chunkPages, KeyColumnPages.RowGroupPages named)
+    {
+        if (chunkPages == null || chunkPages.getPageCount() != named.pageCount() || named.pages().isEmpty() || named.pages().stream().anyMatch(page -> page < 0 || page >= named.pageCount())) {
+            return Optional.empty();
+        }
+        ColumnChunkMetadata chunk = chunk(info, keyColumn);
+        if (!chunk.getPath().equals(path(keyColumn))) {
+            return Optional.empty();
+        }
+        BitSet selected = new BitSet(named.pageCount());
+        named.pages().forEach(selected::set);
+        SelectedPages store = new SelectedPages(Map.of(chunk.getPath(), chunkPages), Map.of(chunk.getPath(), selected));
+        return Optional.of(new RowMatchProbe.ProbedPages(store, chunk.getPath(), PageSelector.ranges(chunkPages, chunk.getStartingPos(), selected)));
     }
 
     private static Optional<String> createdBy(Split split)

@@ -11,10 +11,13 @@ import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.PrimitiveField;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
+import io.trino.parquet.predicate.TupleDomainParquetPredicate;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.SourcePage;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
@@ -54,13 +57,29 @@ final class RowMatchProbe
     }
 
     /**
+     * Pages of one column to probe instead of its whole chunk: those the key index named.
+     *
+     * @param store the pages, as the reader is given them
+     * @param ranges what the reader reads of the chunk: its dictionary page and the pages
+     */
+    record ProbedPages(SelectedPages store, ColumnPath column, List<DiskRange> ranges) {}
+
+    /**
+     * A row group to probe: its filter columns whole, or one column's pages.
+     *
+     * @param rowGroup the row group's position among the split's
+     */
+    record Target(int rowGroup, RowGroupInfo info, List<ProbeColumn> columns, Optional<ProbedPages> pages) {}
+
+    /**
      * What the probe found in one row group.
      *
-     * @param rowGroup the row group's position among those probed
+     * @param rowGroup the row group's position among the split's
      * @param matchedRows the rows (positions in the row group, ascending) whose every probed value matches
      * @param columnMatched for each probed column, whether any of its values matched
+     * @param complete whether every row of the row group was probed (not only some pages)
      */
-    record Probed(int rowGroup, long[] matchedRows, boolean[] columnMatched) {}
+    record Probed(int rowGroup, long[] matchedRows, boolean[] columnMatched, boolean complete) {}
 
     interface ProbeConsumer
     {
@@ -95,26 +114,26 @@ final class RowMatchProbe
         this.mergeGap = options.getMaxMergeDistance().toBytes();
     }
 
-    void probe(List<RowGroupInfo> rowGroups, List<ProbeColumn> columns, ProbeConsumer consumer)
+    void probe(List<Target> targets, ProbeConsumer consumer)
             throws IOException
     {
-        List<List<DiskRange>> chunks = new ArrayList<>();
-        for (RowGroupInfo rowGroup : rowGroups) {
-            chunks.add(chunkRanges(rowGroup, columns));
+        List<List<DiskRange>> ranges = new ArrayList<>();
+        for (Target target : targets) {
+            ranges.add(target.pages().isPresent() ? target.pages().get().ranges() : chunkRanges(target.info(), target.columns()));
         }
         int next = 0;
-        while (next < rowGroups.size()) {
+        while (next < targets.size()) {
             int end = next;
             long bytes = 0;
             List<DiskRange> batch = new ArrayList<>();
-            while (end < rowGroups.size() && (end == next || bytes + length(chunks.get(end)) <= windowBytes)) {
-                bytes += length(chunks.get(end));
-                batch.addAll(chunks.get(end));
+            while (end < targets.size() && (end == next || bytes + length(ranges.get(end)) <= windowBytes)) {
+                bytes += length(ranges.get(end));
+                batch.addAll(ranges.get(end));
                 end++;
             }
             HeldRanges held = fetch(batch);
-            for (int rowGroup = next; rowGroup < end; rowGroup++) {
-                consumer.probed(probeRowGroup(rowGroup, rowGroups.get(rowGroup), columns, held), held);
+            for (int target = next; target < end; target++) {
+                consumer.probed(probeRowGroup(targets.get(target), held), held);
             }
             next = end;
         }
@@ -160,18 +179,24 @@ final class RowMatchProbe
         return held;
     }
 
-    private Probed probeRowGroup(int position, RowGroupInfo rowGroup, List<ProbeColumn> columns, HeldRanges held)
+    private Probed probeRowGroup(Target target, HeldRanges held)
             throws IOException
     {
-        // a row group of its own, its rows numbered from 0
-        RowGroupInfo alone = new RowGroupInfo(rowGroup.prunedBlockMetadata(), 0, Optional.empty());
+        List<ProbeColumn> columns = target.columns();
+        long rowCount = target.info().prunedBlockMetadata().getRowCount();
+        // a row group of its own, its rows numbered from 0; the rows read are those of the pages probed, if any
+        RowGroupInfo alone = new RowGroupInfo(target.info().prunedBlockMetadata(), 0, target.pages().map(ProbedPages::store));
+        RowPositions positions = target.pages()
+                .map(pages -> RowPositions.of(PageSelector.rowRanges(pages.store(), List.of(pages.column()), rowCount)))
+                .orElse(RowPositions.ALL);
+        Optional<TupleDomainParquetPredicate> predicate = target.pages().map(pages -> new PageSelectionPredicate(List.of(pages.column())));
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, stats, options, ColumnChunkLayout.unfiltered(), Runnable::run, RowGroupMatches.NONE, held);
         boolean[] columnMatched = new boolean[columns.size()];
         long[] matched = new long[16];
         int matchedCount = 0;
-        long row = 0;
+        long read = 0;
         try (ParquetReader reader = new ParquetReader(createdBy, columns.stream().map(ProbeColumn::column).toList(), false, List.of(alone), dataSource, DateTimeZone.UTC,
-                newSimpleAggregatedMemoryContext(), options, exception -> readError(object.location().toString(), exception), Optional.empty(), Optional.empty(), Optional.empty())) {
+                newSimpleAggregatedMemoryContext(), options, exception -> readError(object.location().toString(), exception), predicate, Optional.empty(), Optional.empty())) {
             for (SourcePage page = reader.nextPage(); page != null; page = reader.nextPage()) {
                 boolean[] rowMatches = new boolean[page.getPositionCount()];
                 Arrays.fill(rowMatches, true);
@@ -183,16 +208,64 @@ final class RowMatchProbe
                         if (matchedCount == matched.length) {
                             matched = Arrays.copyOf(matched, matchedCount * 2);
                         }
-                        matched[matchedCount++] = row + i;
+                        matched[matchedCount++] = positions.row(read + i);
                     }
                 }
-                row += page.getPositionCount();
+                read += page.getPositionCount();
             }
         }
-        if (row != rowGroup.prunedBlockMetadata().getRowCount()) {
-            throw new ParquetCorruptionException(dataSource.getId(), "Row group has %s rows but %s were read", rowGroup.prunedBlockMetadata().getRowCount(), row);
+        if (read != positions.count(rowCount)) {
+            throw new ParquetCorruptionException(dataSource.getId(), "Row group has %s rows to read but %s were read", positions.count(rowCount), read);
         }
-        return new Probed(position, Arrays.copyOf(matched, matchedCount), columnMatched);
+        return new Probed(target.rowGroup(), Arrays.copyOf(matched, matchedCount), columnMatched, target.pages().isEmpty());
+    }
+
+    /**
+     * The row of the row group each row the reader returns is: all rows, or those of the pages probed, in order.
+     */
+    private record RowPositions(long[] starts, long[] ends)
+    {
+        static final RowPositions ALL = new RowPositions(null, null);
+
+        static RowPositions of(RowRanges ranges)
+        {
+            List<RowRanges.Range> list = ranges.getRanges();
+            long[] starts = new long[list.size()];
+            long[] ends = new long[list.size()];
+            for (int i = 0; i < list.size(); i++) {
+                starts[i] = list.get(i).from;
+                ends[i] = list.get(i).to;
+            }
+            return new RowPositions(starts, ends);
+        }
+
+        long row(long index)
+        {
+            if (starts == null) {
+                return index;
+            }
+            long skipped = index;
+            for (int i = 0; i < starts.length; i++) {
+                long length = ends[i] - starts[i] + 1;
+                if (skipped < length) {
+                    return starts[i] + skipped;
+                }
+                skipped -= length;
+            }
+            throw new IllegalStateException("row %s is past the rows read".formatted(index));
+        }
+
+        long count(long rowCount)
+        {
+            if (starts == null) {
+                return rowCount;
+            }
+            long count = 0;
+            for (int i = 0; i < starts.length; i++) {
+                count += ends[i] - starts[i] + 1;
+            }
+            return count;
+        }
     }
 
     /**

@@ -414,7 +414,8 @@ final class TestDifferentialPruning
     /**
      * Every other batch without the key index in any catalog, so the per-file paths (filters, dictionaries, damaged
      * dictionaries) are reached whatever the seed; every fifth with at most 2 values probed per column, so IN lists
-     * longer than that take the paths that do not probe them.
+     * longer than that take the paths that do not probe them; every third reading whole column chunks, so the
+     * read paths before pages (key first, whole after matches) are reached beside reading by pages.
      */
     private Session variant(Session on, int batch, SplittableRandom random)
     {
@@ -426,8 +427,12 @@ final class TestDifferentialPruning
             if (batch % 5 == 0) {
                 variant.setCatalogSessionProperty(catalog, "bloom_filter_max_values", "2");
             }
+            if (batch % 3 == 0) {
+                variant.setCatalogSessionProperty(catalog, "page_reads_enabled", "false");
+            }
         }
         coverage.merge("batchesWithoutKeyIndex", batch % 2 == 0 ? 1L : 0L, Long::sum);
+        coverage.merge("batchesReadingWholeChunks", batch % 3 == 0 ? 1L : 0L, Long::sum);
         coverage.merge("batchesProbingAtMost2Values", batch % 5 == 0 ? 1L : 0L, Long::sum);
         return variant.build();
     }
@@ -596,7 +601,7 @@ final class TestDifferentialPruning
                 }
                 // reading by pages: row groups read so, pages left unread, and chunks read whole because an offset
                 // index was missing or damaged
-                for (String name : List.of("rowGroupsReadByPages", "pagesSkipped", "rowGroupsReadWithoutOffsetIndex", "offsetIndexesUnusable")) {
+                for (String name : List.of("rowGroupsReadByPages", "pagesSkipped", "rowGroupsReadWithoutOffsetIndex", "offsetIndexesUnusable", "rowGroupsProbedByKeyPages")) {
                     coverage.merge(name, metrics.get(name), Long::sum);
                 }
             }
@@ -643,7 +648,7 @@ final class TestDifferentialPruning
     private String culprit(DistributedQueryRunner runner, Query query, Multiset<List<Object>> expected)
     {
         List<String> fixes = new ArrayList<>();
-        for (String property : List.of("bloom_filter_enabled", "statistics_pruning_enabled", "no_match_cache_enabled", "dictionary_pruning_enabled", "key_index_enabled")) {
+        for (String property : List.of("bloom_filter_enabled", "statistics_pruning_enabled", "no_match_cache_enabled", "dictionary_pruning_enabled", "key_index_enabled", "page_reads_enabled")) {
             Session session = Session.builder(getSession()).setCatalogSessionProperty(query.catalog(), property, "false").build();
             try {
                 if (run(runner, session, List.of(query), null, true, property + "=false").get(0).equals(expected)) {
