@@ -2,6 +2,7 @@ package io.parquetbloom.tests.differential;
 
 import io.parquetbloom.keyindex.KeyIndexPointer;
 import io.parquetbloom.keyindex.KeyIndexUnusableException;
+import io.parquetbloom.keyindex.LegacySegments;
 import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.LakeFiles;
 import io.parquetbloom.testing.QueryMetrics;
@@ -10,12 +11,14 @@ import io.trino.dispatcher.DispatchManager;
 import io.trino.testing.DistributedQueryRunner;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -102,7 +105,7 @@ final class KeyIndexChaos
             return;
         }
         String column = columns.get(random.nextInt(columns.size())).sqlName();
-        switch (random.nextInt(14)) {
+        switch (random.nextInt(15)) {
             case 0, 1 -> build(table, column);
             case 2 -> {
                 // stale for every index of the table but one, which a refresh brings up to date with a delta that
@@ -123,6 +126,7 @@ final class KeyIndexChaos
             case 10 -> lostPointerAnswer(table, column);
             case 11 -> dropBeforePointerPut(table, column);
             case 12 -> deniedBuild(table, column);
+            case 13 -> downgradeToRowGroupVersion(table, column, random);
             default -> cancelledBuild(table, column);
         }
     }
@@ -143,6 +147,8 @@ final class KeyIndexChaos
                 .findFirst().orElseThrow();
         String column = "id";
         build(table, column);
+        // the base of version 1 (row groups), as an earlier build wrote it; the delta beside it of version 2 (pages)
+        downgradeToRowGroupVersion(table, column, random);
         rewriteSamePath(table, random);
         build(BUILDER, table, column);
         assertMultiSegmentLookup(table, column);
@@ -472,6 +478,42 @@ final class KeyIndexChaos
             client.putObject(request -> request.bucket(table.bucket()).key(pointerKey), RequestBody.fromBytes(naming.serialize()));
         }
         events.merge(kind == 0 ? "segmentBitFlipped" : "segmentTruncated", 1L, Long::sum);
+    }
+
+    /**
+     * A segment the pointer names rewritten as format version 1 writes it (entries name row groups, not pages), and the
+     * pointer naming the new object: an index built before version 2, which lookups use as it is until it is rebuilt.
+     */
+    private void downgradeToRowGroupVersion(RandomTable table, String column, SplittableRandom random)
+    {
+        String pointerKey = key(table, "_key_index/%s/_pointer".formatted(column));
+        List<S3Object> objects = client.listObjectsV2(request -> request.bucket(table.bucket()).prefix(key(table, "_key_index/%s/".formatted(column)))).contents();
+        if (objects.stream().noneMatch(object -> object.key().equals(pointerKey))) {
+            return;
+        }
+        KeyIndexPointer pointer = parsePointer(client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(pointerKey)).asByteArray(), pointerKey);
+        if (pointer.segments().isEmpty()) {
+            return;
+        }
+        KeyIndexPointer.Segment named = pointer.segments().get(random.nextInt(pointer.segments().size()));
+        String segmentKey = key(table, "_key_index/%s/%s".formatted(column, named.name()));
+        LegacySegments.Segment legacy;
+        try {
+            byte[] bytes = client.getObjectAsBytes(request -> request.bucket(table.bucket()).key(segmentKey)).asByteArray();
+            legacy = LegacySegments.asRowGroupVersion(bytes, Path.of(System.getProperty("java.io.tmpdir")));
+        }
+        catch (IOException | KeyIndexUnusableException | NoSuchKeyException e) {
+            // damaged or deleted by an earlier event: nothing to downgrade
+            return;
+        }
+        String etag = client.putObject(request -> request.bucket(table.bucket()).key(segmentKey), RequestBody.fromBytes(legacy.bytes())).eTag().replace("\"", "");
+        KeyIndexPointer renamed = new KeyIndexPointer(pointer.column(), pointer.segments().stream()
+                .map(segment -> segment.equals(named)
+                        ? new KeyIndexPointer.Segment(named.name(), legacy.bytes().length, etag, legacy.trailerBytes(), named.files(), named.entries(), named.builtAtMillis(), named.buildMillis())
+                        : segment)
+                .toList());
+        client.putObject(request -> request.bucket(table.bucket()).key(pointerKey), RequestBody.fromBytes(renamed.serialize()));
+        events.merge("downgradedToVersion1", 1L, Long::sum);
     }
 
     private static KeyIndexPointer parsePointer(byte[] bytes, String key)
