@@ -1,0 +1,249 @@
+package io.parquetbloom.tests;
+
+import com.google.common.collect.HashMultiset;
+import com.google.common.collect.ImmutableMultiset;
+import com.google.common.collect.Multiset;
+import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.fixtures.ParquetFixtureWriter;
+import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.QueryMetrics;
+import io.parquetbloom.testing.TestingLake;
+import io.parquetbloom.testing.TestingS3;
+import io.trino.Session;
+import io.trino.spi.QueryId;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.QueryRunner;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.parquetbloom.testing.TestingLake.tableKey;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A row group read by pages: of a present key, the key column's chunk (or, with the key index, its one page) and the
+ * page of each other column that holds the key's rows, each an exact ranged GET of the file, located by its offset
+ * index; the offset indexes themselves once per node. One file of one row group of 8,000 rows in pages of 500 rows:
+ * 16 pages per column.
+ */
+final class TestPageReads
+        extends AbstractTestQueryFramework
+{
+    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType("""
+            message pages {
+              required binary k (STRING);
+              required int64 v;
+              required double w;
+            }
+            """);
+    private static final int ROWS = 8_000;
+    private static final int PAGE_ROWS = 500;
+    // rows 1999 and 2000: the two sides of the boundary between pages 3 and 4
+    private static final String SPANNING = "spans-pages";
+    private static final String FILE = "part-00000.parquet";
+
+    private final Map<String, List<long[]>> pages = new HashMap<>();
+    private long[] offsetIndexes;
+    private long fileSize;
+    private CountingProxy proxy;
+    private int catalogs;
+    private QueryId lastQuery;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        TestingS3 s3 = closeAfterClass(TestingS3.start("pages"));
+        Path file = s3.work().resolve("pages.parquet");
+        ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(ROWS)
+                .withPageRows(PAGE_ROWS)
+                .withDictionary(false)
+                .withBloomFilter("k", ROWS, 0.01);
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(file, SCHEMA, options)) {
+            for (int row = 0; row < ROWS; row++) {
+                writer.write(writer.newRow().append("k", key(row)).append("v", (long) row).append("w", row / 2.0));
+            }
+        }
+        readLayout(file);
+        try (S3Client client = s3.client()) {
+            TestingLake.upload(client, Files.readAllBytes(file), tableKey("paged", "keys", FILE));
+        }
+        proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
+        return ParquetBloomQueryRunner.builder().withEndpoint(proxy.endpoint()).build();
+    }
+
+    private static String key(int row)
+    {
+        return row == 1999 || row == 2000 ? SPANNING : "key-%05d".formatted(row);
+    }
+
+    private void readLayout(Path file)
+            throws IOException
+    {
+        fileSize = Files.size(file);
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            long start = Long.MAX_VALUE;
+            long end = 0;
+            for (ColumnChunkMetaData chunk : reader.getFooter().getBlocks().getFirst().getColumns()) {
+                OffsetIndex index = reader.readOffsetIndex(chunk);
+                List<long[]> columnPages = new ArrayList<>();
+                for (int page = 0; page < index.getPageCount(); page++) {
+                    columnPages.add(new long[] {index.getOffset(page), index.getOffset(page) + index.getCompressedPageSize(page)});
+                }
+                pages.put(chunk.getPath().toDotString(), columnPages);
+                start = Math.min(start, chunk.getOffsetIndexReference().getOffset());
+                end = Math.max(end, chunk.getOffsetIndexReference().getOffset() + chunk.getOffsetIndexReference().getLength());
+            }
+            offsetIndexes = new long[] {start, end};
+        }
+        assertThat(pages.get("k")).hasSize(ROWS / PAGE_ROWS);
+    }
+
+    @Test
+    void presentKeyReadsItsRowsPagesOfTheOtherColumns()
+    {
+        String catalog = newCatalog();
+        Session session = withoutIndex(catalog);
+        // cold: beside the footer, the key chunk whole and the file's offset indexes side by side, then the page of v
+        // and of w holding row 4321 (page 8); the key column's page 8 is in the chunk already read
+        assertThat(dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-04321'", 4321L, 2160.5)).isEqualTo(ImmutableMultiset.of(
+                "k:chunk", "offset indexes", "v:8", "w:8"));
+        QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), lastQuery);
+        assertThat(metrics.get("rowGroupsReadByPages")).isEqualTo(1);
+        // k, v and w: one page each read, 15 each not
+        assertThat(metrics.get("pagesRead")).isEqualTo(3);
+        assertThat(metrics.get("pagesSkipped")).isEqualTo(45);
+        assertThat(metrics.get("offsetIndexesLoaded")).isEqualTo(3);
+        // warm, another key: the offset indexes are cached
+        assertThat(dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-00007'", 7L, 3.5)).isEqualTo(ImmutableMultiset.of(
+                "k:chunk", "v:0", "w:0"));
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQuery).get("offsetIndexCacheHits")).isEqualTo(3);
+    }
+
+    @Test
+    void keyOnBothSidesOfAPageBoundaryReadsBothPages()
+    {
+        String catalog = newCatalog();
+        Session session = withoutIndex(catalog);
+        dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-00100'", 100L, 50.0);
+        // rows 1999 (page 3) and 2000 (page 4): the adjacent pages of v are one GET, as are w's
+        Multiset<String> reads = HashMultiset.create();
+        MaterializedResult result = run(session, "SELECT v FROM keys WHERE k = '%s' ORDER BY v".formatted(SPANNING), reads);
+        assertThat(result.getOnlyColumnAsSet()).containsExactlyInAnyOrder(1999L, 2000L);
+        assertThat(reads).isEqualTo(ImmutableMultiset.of("k:chunk", "v:3-4"));
+    }
+
+    @Test
+    void keyIndexReadsOnlyTheKeysPage()
+    {
+        String catalog = newCatalog();
+        getQueryRunner().execute("CALL %s.system.create_key_index('paged', 'keys', 'k')".formatted(catalog));
+        try {
+            Session session = Session.builder(getSession()).setCatalog(catalog).setSchema("paged").build();
+            // the index's page and the file's footer and offset indexes, then the key's own page of k, and v's
+            assertThat(dataReads(session, "SELECT v FROM keys WHERE k = 'key-05555'", 5555L)).contains("k:11", "v:11");
+            QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), lastQuery);
+            assertThat(metrics.get("rowGroupsProbedByKeyPages")).isEqualTo(1);
+            // warm, another key: the key's page of k and the page of v holding its row, nothing else
+            assertThat(dataReads(session, "SELECT v FROM keys WHERE k = 'key-00600'", 600L)).isEqualTo(ImmutableMultiset.of("k:1", "v:1"));
+            // a count of the key reads its page of k only
+            assertThat(dataReads(session, "SELECT count(*) FROM keys WHERE k = 'key-07999'", 1L)).isEqualTo(ImmutableMultiset.of("k:15"));
+            // a key on both sides of a page boundary: both pages of k, named by the index
+            assertThat(dataReads(session, "SELECT count(*) FROM keys WHERE k = '%s'".formatted(SPANNING), 2L)).isEqualTo(ImmutableMultiset.of("k:3-4"));
+            // with page reads off, the key chunk whole
+            Session whole = Session.builder(session).setCatalogSessionProperty(catalog, "page_reads_enabled", "false").build();
+            assertThat(dataReads(whole, "SELECT count(*) FROM keys WHERE k = 'key-03000'", 1L)).isEqualTo(ImmutableMultiset.of("k:chunk"));
+        }
+        finally {
+            getQueryRunner().execute("CALL %s.system.drop_key_index('paged', 'keys', 'k')".formatted(catalog));
+        }
+    }
+
+    private String newCatalog()
+    {
+        String catalog = "pages_" + ++catalogs;
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT,
+                // footers read alone: no small file read whole, no tail beyond the footer
+                Map.of("dictionary-pruning.small-file-threshold", "0B", "footer.read-size", "8B")));
+        return catalog;
+    }
+
+    private Session withoutIndex(String catalog)
+    {
+        return Session.builder(getSession()).setCatalog(catalog).setSchema("paged").setCatalogSessionProperty(catalog, "key_index_enabled", "false").build();
+    }
+
+    /**
+     * The query's answer (its only row) checked, and its GETs of the data file that are not of its tail, each named
+     * by what it reads: "column:chunk", "column:page" or "column:first-last" for adjacent pages, "offset indexes".
+     */
+    private Multiset<String> dataReads(Session session, String sql, Object... expectedRow)
+    {
+        Multiset<String> reads = HashMultiset.create();
+        MaterializedResult result = run(session, sql, reads);
+        assertThat(result.getMaterializedRows()).hasSize(1);
+        assertThat(result.getMaterializedRows().getFirst().getFields()).containsExactly(expectedRow);
+        return reads;
+    }
+
+    private MaterializedResult run(Session session, String sql, Multiset<String> reads)
+    {
+        proxy.reset();
+        var executed = getDistributedQueryRunner().executeWithPlan(session, sql);
+        lastQuery = executed.queryId();
+        for (CountingProxy.Request request : proxy.requests()) {
+            if (request.method().equals("GET") && request.target().endsWith(FILE)) {
+                String[] bounds = request.range().substring("bytes=".length()).split("-");
+                long start = Long.parseLong(bounds[0]);
+                long end = Long.parseLong(bounds[1]) + 1;
+                if (end != fileSize) {
+                    reads.add(name(start, end));
+                }
+            }
+        }
+        return executed.result();
+    }
+
+    private String name(long start, long end)
+    {
+        if (start >= offsetIndexes[0] && end <= offsetIndexes[1]) {
+            return "offset indexes";
+        }
+        for (Map.Entry<String, List<long[]>> column : pages.entrySet()) {
+            List<long[]> columnPages = column.getValue();
+            if (start == columnPages.getFirst()[0] && end == columnPages.getLast()[1]) {
+                return column.getKey() + ":chunk";
+            }
+            int first = -1;
+            int last = -1;
+            for (int page = 0; page < columnPages.size(); page++) {
+                if (columnPages.get(page)[0] == start) {
+                    first = page;
+                }
+                if (columnPages.get(page)[1] == end) {
+                    last = page;
+                }
+            }
+            if (first >= 0 && last >= first) {
+                return column.getKey() + ":" + (first == last ? String.valueOf(first) : first + "-" + last);
+            }
+        }
+        throw new UncheckedIOException(new IOException("a GET of bytes %d-%d, which are no page, chunk or index of the file".formatted(start, end)));
+    }
+}
