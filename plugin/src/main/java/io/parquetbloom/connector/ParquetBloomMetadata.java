@@ -23,6 +23,7 @@ import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
+import io.trino.spi.connector.LimitApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
@@ -209,10 +210,29 @@ public class ParquetBloomMetadata
         }
     }
 
+    /**
+     * A LIMIT directly above the scan (a filter between keeps it from coming here): each split stops after that many
+     * rows, reading and fetching ahead no row group past them. Not guaranteed: the engine still applies the limit
+     * over all splits.
+     */
+    @Override
+    public Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle handle, long limit)
+    {
+        ParquetBloomTableHandle table = (ParquetBloomTableHandle) handle;
+        if (table.limit().isPresent() && table.limit().getAsLong() <= limit) {
+            return Optional.empty();
+        }
+        return Optional.of(new LimitApplicationResult<>(table.withLimit(limit), false, false));
+    }
+
     @Override
     public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle handle, Constraint constraint)
     {
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) handle;
+        if (table.limit().isPresent()) {
+            // a filter above a limit takes from the rows the limit left: the scan's rows must not depend on it
+            return Optional.empty();
+        }
         if (dropsASignedZero(constraint.getSummary())) {
             // the engine's own predicate stays as written: this scan is not pruned
             return Optional.empty();

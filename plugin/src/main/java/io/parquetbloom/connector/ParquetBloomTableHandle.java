@@ -4,13 +4,17 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.OptionalLong;
+
 import static java.util.Objects.requireNonNull;
 
 /**
  * @param constraint everything the engine told us about the rows it wants; kept whole (IN lists of any size) for
  * partition, statistics and bloom filter pruning, and never claimed as enforced
+ * @param limit a LIMIT directly above the scan (no filter between): each split returns at most this many rows, and
+ * reads no row group beyond those that hold them
  */
-public record ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint)
+public record ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint, OptionalLong limit)
         implements ConnectorTableHandle
 {
     public ParquetBloomTableHandle
@@ -18,6 +22,17 @@ public record ParquetBloomTableHandle(String schemaName, String tableName, Tuple
         requireNonNull(schemaName, "schemaName is null");
         requireNonNull(tableName, "tableName is null");
         requireNonNull(constraint, "constraint is null");
+        requireNonNull(limit, "limit is null");
+    }
+
+    public ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint)
+    {
+        this(schemaName, tableName, constraint, OptionalLong.empty());
+    }
+
+    public ParquetBloomTableHandle withLimit(long limit)
+    {
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, OptionalLong.of(limit));
     }
 
     public SchemaTableName schemaTableName()

@@ -64,6 +64,7 @@ final class TestPageReads
     private CountingProxy proxy;
     private int catalogs;
     private QueryId lastQuery;
+    private String firstRowGroupV;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -81,8 +82,20 @@ final class TestPageReads
             }
         }
         readLayout(file);
+        // the same rows in 16 row groups of 500 rows
+        Path many = s3.work().resolve("many.parquet");
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(many, SCHEMA, ParquetFixtureWriter.Options.rowsPerRowGroup(PAGE_ROWS).withDictionary(false))) {
+            for (int row = 0; row < ROWS; row++) {
+                writer.write(writer.newRow().append("k", key(row)).append("v", (long) row).append("w", row / 2.0));
+            }
+        }
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(many))) {
+            ColumnChunkMetaData first = reader.getFooter().getBlocks().getFirst().getColumns().get(1);
+            firstRowGroupV = "bytes=%d-%d".formatted(first.getStartingPos(), first.getStartingPos() + first.getTotalSize() - 1);
+        }
         try (S3Client client = s3.client()) {
             TestingLake.upload(client, Files.readAllBytes(file), tableKey("paged", "keys", FILE));
+            TestingLake.upload(client, Files.readAllBytes(many), tableKey("paged", "many", FILE));
         }
         proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
         return ParquetBloomQueryRunner.builder().withEndpoint(proxy.endpoint()).build();
@@ -173,6 +186,24 @@ final class TestPageReads
         finally {
             getQueryRunner().execute("CALL %s.system.drop_key_index('paged', 'keys', 'k')".formatted(catalog));
         }
+    }
+
+    @Test
+    void limitReadsOnlyTheRowGroupsHoldingIt()
+    {
+        String catalog = newCatalog();
+        Session session = withoutIndex(catalog);
+        // the footer first, so that only the reader's GETs remain
+        computeActual(session, "SELECT count(*) FROM many");
+        proxy.reset();
+        var executed = getDistributedQueryRunner().executeWithPlan(session, "SELECT v FROM many LIMIT 10");
+        assertThat(executed.result().getRowCount()).isEqualTo(10);
+        // the first row group's chunk of v, and nothing of the other 15 row groups
+        assertThat(proxy.requests().stream().filter(request -> request.method().equals("GET") && request.target().endsWith("many/" + FILE)).map(CountingProxy.Request::range).toList())
+                .containsExactly(firstRowGroupV);
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), executed.queryId()).rowGroupsRead()).isEqualTo(1);
+        // more than a row group holds: the first two
+        assertThat(computeActual(session, "SELECT v FROM many LIMIT 501").getRowCount()).isEqualTo(501);
     }
 
     private String newCatalog()

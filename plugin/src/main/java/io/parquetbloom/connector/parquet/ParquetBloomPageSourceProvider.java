@@ -174,7 +174,7 @@ public final class ParquetBloomPageSourceProvider
         // the columns resolved once: the pruner uses the fields of the constrained ones
         Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
         fields.forEach((column, field) -> fieldsByName.put(column.name(), field));
-        RowGroupSelection selection = pruner.prune(file, plan, rowGroupScope(split), fieldsByName, readStats);
+        RowGroupSelection selection = withinLimit(pruner.prune(file, plan, rowGroupScope(split), fieldsByName, readStats), file, table, constraint);
         if (selection.rowGroups().isEmpty()) {
             return ParquetBloomPageSource.empty(split.path(), selection.stats(), readStats, totals);
         }
@@ -182,6 +182,33 @@ public final class ParquetBloomPageSourceProvider
         FileTail tail = object.size() <= readWholeUpTo ? dataInTail(file) : FileTail.NONE;
         ReadMode mode = new ReadMode(plan.options().noMatchCache(), isPageReadsEnabled(session), readPlanner.matchesOf(session.getQueryId()));
         return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, mode, split.keyPages(), readStats);
+    }
+
+    /**
+     * The first row groups that hold the scan's LIMIT: with no predicate at all (none the engine filters by, no dynamic
+     * filter), every row is returned, so the rows of later row groups are never needed.
+     */
+    private static RowGroupSelection withinLimit(RowGroupSelection selection, ParquetFileMetadata file, ParquetBloomTableHandle table, TupleDomain<ParquetBloomColumnHandle> constraint)
+    {
+        if (table.limit().isEmpty() || !constraint.isAll()) {
+            return selection;
+        }
+        List<Integer> kept = new ArrayList<>();
+        long rows = 0;
+        try {
+            for (int rowGroup : selection.rowGroups()) {
+                if (rows >= table.limit().getAsLong()) {
+                    break;
+                }
+                kept.add(rowGroup);
+                rows += file.blocks().get(rowGroup).rowCount();
+            }
+        }
+        catch (IOException e) {
+            // the reader reports a footer it cannot parse, naming the file
+            return selection;
+        }
+        return new RowGroupSelection(kept, selection.fileDomains(), selection.stats());
     }
 
     /**
