@@ -69,6 +69,18 @@ public class OffsetIndexLoader
         this.cache = budget.region(KIND, Cached.class, Key::file, (key, cached) -> 128 + 2L * key.file().location().length() + cached.pages().map(ChunkPages::getRetainedSizeInBytes).orElse(0L));
     }
 
+    /**
+     * The chunk's pages where this node has its offset index already (no I/O).
+     */
+    public Optional<ChunkPages> cached(ParquetFileMetadata file, Chunk chunk)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        if (!fileKey.cacheable()) {
+            return Optional.empty();
+        }
+        return cache.getIfPresent(new Key(fileKey, chunk.rowGroup(), chunk.path())).flatMap(Cached::pages);
+    }
+
     public Loaded load(ParquetFileMetadata file, List<Chunk> chunks, ReadStats stats)
     {
         FileKey fileKey = FileKey.of(file.object());

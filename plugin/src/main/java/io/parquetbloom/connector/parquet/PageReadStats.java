@@ -23,6 +23,7 @@ public final class PageReadStats
     public static final String OFFSET_INDEXES_UNUSABLE = "offsetIndexesUnusable";
     public static final String ROW_GROUPS_PROBED_BY_KEY_PAGES = "rowGroupsProbedByKeyPages";
     public static final String KEY_PAGES_UNUSABLE = "keyPagesUnusable";
+    public static final String KEY_PAGES_UNCACHED = "keyPagesUncached";
 
     // the data source's metrics of how row groups were read, which a split read by pages reports from here instead
     static final Set<String> REPLACED_READER_METRICS = Set.of(S3ParquetDataSource.KEY_FIRST_METRIC, S3ParquetDataSource.WHOLE_METRIC, S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC);
@@ -39,6 +40,7 @@ public final class PageReadStats
     private long offsetIndexesUnusable;
     private long rowGroupsProbedByKeyPages;
     private long keyPagesUnusable;
+    private long keyPagesUncached;
 
     /**
      * A row group probed by its filter columns.
@@ -77,6 +79,14 @@ public final class PageReadStats
         keyPagesUnusable++;
     }
 
+    /**
+     * A row group the key index named pages of, probed whole: the key chunk's offset index was not cached yet.
+     */
+    synchronized void addKeyPagesUncached()
+    {
+        keyPagesUncached++;
+    }
+
     synchronized void addWithoutOffsetIndex()
     {
         rowGroupsWithoutOffsetIndex++;
@@ -110,6 +120,7 @@ public final class PageReadStats
                 .put(OFFSET_INDEXES_UNUSABLE, new LongCount(offsetIndexesUnusable))
                 .put(ROW_GROUPS_PROBED_BY_KEY_PAGES, new LongCount(rowGroupsProbedByKeyPages))
                 .put(KEY_PAGES_UNUSABLE, new LongCount(keyPagesUnusable))
+                .put(KEY_PAGES_UNCACHED, new LongCount(keyPagesUncached))
                 .buildOrThrow();
     }
 }

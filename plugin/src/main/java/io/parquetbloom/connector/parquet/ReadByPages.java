@@ -19,6 +19,7 @@ import io.trino.parquet.DiskRange;
 import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.PrimitiveField;
+import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
@@ -28,6 +29,7 @@ import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -112,7 +114,7 @@ final class ReadByPages
         CompletableFuture<Map<ChunkKey, ChunkPages>> pages = CompletableFuture.supplyAsync(() -> loadOffsetIndexes(split, readStats, pageStats), executor);
         SecondRead second = new SecondRead(split, pages, pageStats);
         try {
-            List<RowMatchProbe.Target> targets = targets(split, pages, pageStats);
+            List<RowMatchProbe.Target> targets = targets(split, pageStats);
             new RowMatchProbe(store, split.object(), readStats.requests(), executor, options, createdBy(split), 2 * options.getMaxBufferSize().toBytes())
                     .probe(targets, (probed, bytes) -> {
                         pruningStats.addRowGroupsRead(1);
@@ -140,10 +142,12 @@ final class ReadByPages
     }
 
     /**
-     * Each row group's probe: the key index's pages of the key column where the split has them and the chunk's offset
-     * index still has the pages the index was built with, the filter columns whole otherwise.
+     * Each row group's probe: the key index's pages of the key column where the split has them and this node has the
+     * chunk's offset index already, with the pages the index was built with; the filter columns whole otherwise. A
+     * key chunk whose offset index is not cached yet is read whole rather than after one more GET: the pages would
+     * cost a round trip more than the chunk, and that GET (in flight already) caches the file's offset indexes.
      */
-    private static List<RowMatchProbe.Target> targets(Split split, CompletableFuture<Map<ChunkKey, ChunkPages>> pages, PageReadStats pageStats)
+    private List<RowMatchProbe.Target> targets(Split split, PageReadStats pageStats)
     {
         List<RowMatchProbe.ProbeColumn> all = split.filterColumns().stream().map(FilterColumn::probe).toList();
         Optional<FilterColumn> keyColumn = split.keyPages().flatMap(keyPages -> split.filterColumns().stream().filter(column -> column.name().equals(keyPages.column())).findFirst());
@@ -153,9 +157,16 @@ final class ReadByPages
             KeyColumnPages.RowGroupPages named = keyColumn.isEmpty() ? null : split.keyPages().orElseThrow().rowGroups().get(split.ordinals().get(rowGroup));
             Optional<RowMatchProbe.ProbedPages> probed = Optional.empty();
             if (named != null) {
-                probed = keyPagesOf(info, keyColumn.get().probe().column(), pages.join().get(new ChunkKey(rowGroup, path(keyColumn.get().probe().column()))), named);
-                if (probed.isEmpty()) {
-                    pageStats.addKeyPagesUnusable();
+                ColumnChunkMetadata keyChunk = chunk(info, keyColumn.get().probe().column());
+                Optional<ChunkPages> cached = offsetIndexes.cached(split.file(), new OffsetIndexLoader.Chunk(split.ordinals().get(rowGroup), keyChunk, info.prunedBlockMetadata().getRowCount()));
+                if (cached.isEmpty()) {
+                    pageStats.addKeyPagesUncached();
+                }
+                else {
+                    probed = keyPagesOf(info, keyColumn.get().probe().column(), cached.get(), named);
+                    if (probed.isEmpty()) {
+                        pageStats.addKeyPagesUnusable();
+                    }
                 }
             }
             targets.add(new RowMatchProbe.Target(rowGroup, info, probed.isPresent() ? List.of(keyColumn.get().probe()) : all, probed));
@@ -203,20 +214,46 @@ final class ReadByPages
      */
     private record ChunkKey(int rowGroup, ColumnPath path) {}
 
+    /**
+     * The offset indexes of the projected columns in every row group of the file, not only the split's: they lie
+     * together, so the GET is the same, and later lookups of other keys in this file then find them cached (a key
+     * index's key pages are used only where the key column's is cached: see {@link #targets}).
+     */
     private Map<ChunkKey, ChunkPages> loadOffsetIndexes(Split split, ReadStats readStats, PageReadStats pageStats)
     {
+        Map<Integer, Integer> positions = new HashMap<>();
+        for (int rowGroup = 0; rowGroup < split.ordinals().size(); rowGroup++) {
+            positions.put(split.ordinals().get(rowGroup), rowGroup);
+        }
+        List<BlockMetadata> blocks;
+        try {
+            blocks = split.file().blocks();
+        }
+        catch (IOException e) {
+            // the footer parsed for the split: its row groups did
+            throw new UncheckedIOException(e);
+        }
         Map<OffsetIndexLoader.Chunk, ChunkKey> keys = new HashMap<>();
-        for (int rowGroup = 0; rowGroup < split.rowGroups().size(); rowGroup++) {
-            RowGroupInfo info = split.rowGroups().get(rowGroup);
+        List<OffsetIndexLoader.Chunk> chunks = new ArrayList<>();
+        for (int ordinal = 0; ordinal < blocks.size(); ordinal++) {
             for (Column column : split.readerColumns()) {
-                ColumnChunkMetadata chunk = chunk(info, column);
-                keys.put(new OffsetIndexLoader.Chunk(split.ordinals().get(rowGroup), chunk, info.prunedBlockMetadata().getRowCount()), new ChunkKey(rowGroup, chunk.getPath()));
+                int rowGroup = ordinal;
+                split.file().columnChunk(ordinal, List.of(path(column).toArray())).ifPresent(chunk -> {
+                    OffsetIndexLoader.Chunk loaded = new OffsetIndexLoader.Chunk(rowGroup, chunk, blocks.get(rowGroup).rowCount());
+                    chunks.add(loaded);
+                    Optional.ofNullable(positions.get(rowGroup)).ifPresent(position -> keys.put(loaded, new ChunkKey(position, chunk.getPath())));
+                });
             }
         }
-        OffsetIndexLoader.Loaded loaded = offsetIndexes.load(split.file(), List.copyOf(keys.keySet()), readStats);
+        OffsetIndexLoader.Loaded loaded = offsetIndexes.load(split.file(), chunks, readStats);
         pageStats.addOffsetIndexes(loaded.cacheHits(), loaded.loaded(), loaded.unusable());
         Map<ChunkKey, ChunkPages> pages = new HashMap<>();
-        loaded.pages().forEach((chunk, chunkPages) -> pages.put(keys.get(chunk), chunkPages));
+        loaded.pages().forEach((chunk, chunkPages) -> {
+            ChunkKey key = keys.get(chunk);
+            if (key != null) {
+                pages.put(key, chunkPages);
+            }
+        });
         return pages;
     }
 
