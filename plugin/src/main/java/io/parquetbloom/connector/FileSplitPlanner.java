@@ -196,14 +196,15 @@ final class FileSplitPlanner
         for (int ordinal : survivors) {
             long size = sizes.compressedSize(ordinal);
             if (!group.isEmpty() && groupSize + size > maxSplitSize) {
-                splits.add(split(planned, 0, planned.object().size(), Optional.of(List.copyOf(group))));
+                splits.add(split(planned, 0, groupSize, Optional.of(List.copyOf(group))));
                 group.clear();
                 groupSize = 0;
             }
             group.add(ordinal);
             groupSize += size;
         }
-        splits.add(split(planned, 0, planned.object().size(), Optional.of(List.copyOf(group))));
+        // the length of a split of chosen row groups is their compressed bytes: how much of the file it reads
+        splits.add(split(planned, 0, groupSize, Optional.of(List.copyOf(group))));
         return splits.build();
     }
 

@@ -13,7 +13,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A byte range of one file; the page source reads the row groups that start in it. Size and ETag pin the object
- * version the split was planned for.
+ * version the split was planned for. A split of row groups chosen by the coordinator reads those: its length is
+ * their compressed bytes (how much of the file it reads), from the file's start.
  *
  * @param partitionValues raw partition folder values by partition column; empty for the default (NULL) partition
  * @param rowGroups the row groups that survived pruning on the coordinator (ordinals); empty when it did not prune

@@ -238,18 +238,20 @@ final class TestParquetBloomFileOperations
                         .addAll(TABLE_LOOKUP)
                         // coordinator: every footer with its filters; the key is in row groups of files 0 and 3
                         .add(tail(EU_0), tail(EU_1), tail(US_2), tail(US_3))
-                        // worker: those two files' footers; the files are small and their splits' row groups at least
-                        // half of them, so the footer read brings each whole and the reader takes its chunks from it
+                        // worker: those two files' footers alone (their splits read less than half of each), then per
+                        // surviving row group (two of file 0, one of file 3) the key column's chunk, beside it the
+                        // file's offset indexes, and the other two columns because a row matched (each chunk is one
+                        // page here, so the page that holds the row is the chunk)
                         .add(tail(EU_0), tail(US_3))
+                        .add(columnChunks(EU_0, "device_id"), columnChunks(EU_0, "device_id"), columnChunks(US_3, "device_id"))
+                        .add(offsetIndexes(EU_0), offsetIndexes(US_3))
+                        .add(columnChunks(EU_0, "reading,seq"), columnChunks(EU_0, "reading,seq"), columnChunks(US_3, "reading,seq"))
                         .build());
-        // again: the worker has the footers now; per surviving row group (two of file 0, one of file 3) the key
-        // column's chunk, and the other two columns only because a row matched; beside the key chunks, the offset
-        // indexes of each file's surviving row groups, in one GET (the pages a row matched in are then all of them)
+        // again: the worker has the footers and offset indexes now; the same chunks, and nothing else
         assertFileOperations(catalog, "SELECT seq, reading FROM events WHERE device_id = '%s'".formatted(target.deviceId()),
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(TABLE_LOOKUP)
                         .add(columnChunks(EU_0, "device_id"), columnChunks(EU_0, "device_id"), columnChunks(US_3, "device_id"))
-                        .add(offsetIndexes(EU_0), offsetIndexes(US_3))
                         .add(columnChunks(EU_0, "reading,seq"), columnChunks(EU_0, "reading,seq"), columnChunks(US_3, "reading,seq"))
                         .build());
     }
@@ -431,12 +433,14 @@ final class TestParquetBloomFileOperations
                         .build());
         // warm, other absent serials: the cached dictionaries answer, no GET
         assertFileOperations(catalog, "SELECT count(*) FROM serials WHERE serial IN ('SN-001003', 'SN-999999')", SERIALS_LOOKUP);
-        // SN-000042 = 16 * 2 + 2 * 5 is only in row group 5 (file 1's second): one split, whose worker reads the
-        // footer of the small file, which brings it whole (its row groups are half of it): its chunks come from there
+        // SN-000042 = 16 * 2 + 2 * 5 is only in row group 5 (file 1's second): one split, a quarter of the file, whose
+        // worker reads the footer alone, then the row group's serial chunk, beside it the file's offset indexes, and
+        // its reading chunk (one page) because the row matched
         assertFileOperations(catalog, "SELECT reading FROM serials WHERE serial = 'SN-000042'",
                 ImmutableMultiset.<FileOperation>builder()
                         .addAll(SERIALS_LOOKUP)
-                        .add(serialsTail(1))
+                        .add(serialsTail(1), new FileOperation(OFFSET_INDEXES, "telemetry/serials/part-00001.parquet"))
+                        .add(serialsChunks(1, "serial"), serialsChunks(1, "reading"))
                         .build());
         // every dictionary of the whole files was kept: another column costs no dictionary GET either; planning
         // keeps file 0's footer compact, with the serial column's chunks only, so a query on num reads its footer
