@@ -305,8 +305,9 @@ public final class ParquetBloomPageSourceProvider
         }
         Map<String, Domain> filterFields = filterFields(columns, fields, selection.fileDomains());
         Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterFields.values(), mode.matches());
-        // a file the footer read brought whole has nothing left to save
-        if (mode.pageReads() && wholeRowGroups.isEmpty() && tail == FileTail.NONE) {
+        // a file the footer read brought whole has nothing left to save; where most row groups match, reading whole
+        // costs one round trip and reading by pages two, unless the key index named the pages (one round trip then)
+        if (mode.pageReads() && (wholeRowGroups.isEmpty() || keyPages.isPresent()) && tail == FileTail.NONE) {
             List<ReadByPages.FilterColumn> filterColumns = filterColumns(columns, fields, projection.readerColumns(), selection.fileDomains(), mode.recordNoMatch());
             if (ReadByPages.applies(projection.readerColumns(), filterColumns, keyPages)) {
                 ReadByPages.Split split = new ReadByPages.Split(path, object, file, selection.rowGroups(), rowGroups, projection.readerColumns(), filterColumns, keyPages);

@@ -68,8 +68,16 @@ final class RowMatchProbe
      * A row group to probe: its filter columns whole, or one column's pages.
      *
      * @param rowGroup the row group's position among the split's
+     * @param alongside ranges of other columns fetched with the probe's (not read by it): the pages the second read
+     * will want, where they are known before the probe
      */
-    record Target(int rowGroup, RowGroupInfo info, List<ProbeColumn> columns, Optional<ProbedPages> pages) {}
+    record Target(int rowGroup, RowGroupInfo info, List<ProbeColumn> columns, Optional<ProbedPages> pages, List<DiskRange> alongside)
+    {
+        Target
+        {
+            alongside = List.copyOf(alongside);
+        }
+    }
 
     /**
      * What the probe found in one row group.
@@ -119,7 +127,9 @@ final class RowMatchProbe
     {
         List<List<DiskRange>> ranges = new ArrayList<>();
         for (Target target : targets) {
-            ranges.add(target.pages().isPresent() ? target.pages().get().ranges() : chunkRanges(target.info(), target.columns()));
+            List<DiskRange> targetRanges = new ArrayList<>(target.pages().isPresent() ? target.pages().get().ranges() : chunkRanges(target.info(), target.columns()));
+            targetRanges.addAll(target.alongside());
+            ranges.add(targetRanges);
         }
         int next = 0;
         while (next < targets.size()) {

@@ -293,8 +293,13 @@ public class S3ParquetDataSource
     {
         List<FetchedRange> ranges = new ArrayList<>();
         List<Map.Entry<K, DiskRange>> small = new ArrayList<>();
+        List<Map.Entry<K, DiskRange>> held = new ArrayList<>();
         for (Map.Entry<K, DiskRange> entry : entries) {
-            if (entry.getValue().length() <= maxBufferSize) {
+            if (tail.contains(entry.getValue().offset(), entry.getValue().length())) {
+                // in memory already: merged with a range that is not, it would be fetched again
+                held.add(entry);
+            }
+            else if (entry.getValue().length() <= maxBufferSize) {
                 small.add(entry);
             }
             else {
@@ -311,6 +316,11 @@ public class S3ParquetDataSource
             for (Map.Entry<K, DiskRange> member : read.members()) {
                 readers.put(member.getKey(), range.view(member.getValue(), layout.rowGroupOf(member.getValue())));
             }
+        }
+        for (Map.Entry<K, DiskRange> entry : held) {
+            FetchedRange range = plan(entry.getValue(), memoryContext);
+            ranges.add(range);
+            readers.put(entry.getKey(), range.view(entry.getValue(), layout.rowGroupOf(entry.getValue())));
         }
         return ranges;
     }
