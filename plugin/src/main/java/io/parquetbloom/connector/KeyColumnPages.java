@@ -41,6 +41,21 @@ public record KeyColumnPages(String column, Map<Integer, RowGroupPages> rowGroup
         this.rowGroups = ImmutableMap.copyOf(requireNonNull(rowGroups, "rowGroups is null"));
     }
 
+    /**
+     * Whether the pages named are at most half of the key chunks' pages: an IN list of many keys names most of them,
+     * and its row groups are then better read whole, a file's in one GET.
+     */
+    public boolean selective()
+    {
+        long named = 0;
+        long pages = 0;
+        for (RowGroupPages rowGroup : rowGroups.values()) {
+            named += rowGroup.pages().size();
+            pages += rowGroup.pageCount();
+        }
+        return named * 2 <= pages;
+    }
+
     public long getRetainedSizeInBytes()
     {
         long size = 48 + estimatedSizeOf(column);

@@ -541,8 +541,8 @@ public class KeyIndexBuilder
 
         static long estimate(long rows)
         {
-            // a hash per row, twice while the distinct ones are sorted out
-            return rows * 2 * Long.BYTES + READER_BYTES;
+            // a hash and its key page per row, twice while the distinct ones are sorted out
+            return rows * 2 * (Long.BYTES + Integer.BYTES) + READER_BYTES;
         }
 
         void acquire(long bytes)

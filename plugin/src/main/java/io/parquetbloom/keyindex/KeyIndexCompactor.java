@@ -171,7 +171,7 @@ public class KeyIndexCompactor
                     int ordinal = ordinals[(int) located[0]];
                     if (ordinal >= 0) {
                         // the merged directory keeps the file as this segment records it, key pages included
-                        long slot = segment.files().get((int) located[0]).slotOf((int) located[1], (int) located[2]);
+                        long slot = segment.slotInFile((int) located[0], (int) located[1], (int) located[2]);
                         remapped[count++] = KeyIndexFormat.pack((entry >>> oldBits) >>> shift, rowGroupBits, newBase[ordinal] + slot);
                     }
                 }

@@ -338,6 +338,14 @@ public final class KeyIndexSegment
     }
 
     /**
+     * The slot (from its file's first) of a row group's key page, or of the row group (page -1).
+     */
+    public long slotInFile(int file, int rowGroup, int page)
+    {
+        return rowGroupSlots[file][rowGroup] + Math.max(0, page);
+    }
+
+    /**
      * The last of the first {@code count} elements of ascending {@code starts} that is at most {@code value}: an
      * element with nothing from it (a file without row groups) shares its start with the next and is passed over.
      */

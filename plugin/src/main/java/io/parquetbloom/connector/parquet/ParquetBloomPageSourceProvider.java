@@ -306,8 +306,9 @@ public final class ParquetBloomPageSourceProvider
         Map<String, Domain> filterFields = filterFields(columns, fields, selection.fileDomains());
         Set<Integer> wholeRowGroups = RowGroupReadPlanner.wholeRowGroups(rowGroups.size(), filterFields.values(), mode.matches());
         // a file the footer read brought whole has nothing left to save; where most row groups match, reading whole
-        // costs one round trip and reading by pages two, unless the key index named the pages (one round trip then)
-        if (mode.pageReads() && (wholeRowGroups.isEmpty() || keyPages.isPresent()) && tail == FileTail.NONE) {
+        // costs one round trip and reading by pages two, unless the key index named few of the key pages (the other
+        // columns' pages come with them then: one round trip, as whole, of far fewer bytes)
+        if (mode.pageReads() && (wholeRowGroups.isEmpty() || keyPages.map(KeyColumnPages::selective).orElse(false)) && tail == FileTail.NONE) {
             List<ReadByPages.FilterColumn> filterColumns = filterColumns(columns, fields, projection.readerColumns(), selection.fileDomains(), mode.recordNoMatch());
             if (ReadByPages.applies(projection.readerColumns(), filterColumns, keyPages)) {
                 ReadByPages.Split split = new ReadByPages.Split(path, object, file, selection.rowGroups(), rowGroups, projection.readerColumns(), filterColumns, keyPages);

@@ -171,7 +171,8 @@ final class RowMatchProbe
      */
     private HeldRanges fetch(List<DiskRange> ranges)
     {
-        List<MergedRanges.Read<DiskRange>> reads = MergedRanges.merge(ranges, DiskRange::offset, DiskRange::end, mergeGap, Long.MAX_VALUE);
+        // a read holds at most the reader's buffer size (a larger chunk is one read of its own)
+        List<MergedRanges.Read<DiskRange>> reads = MergedRanges.merge(ranges, DiskRange::offset, DiskRange::end, mergeGap, options.getMaxBufferSize().toBytes());
         List<CompletableFuture<byte[]>> fetches = new ArrayList<>();
         for (MergedRanges.Read<DiskRange> read : reads) {
             fetches.add(CompletableFuture.supplyAsync(() -> store.read(object, read.start(), toIntExact(read.length()), stats), executor));
