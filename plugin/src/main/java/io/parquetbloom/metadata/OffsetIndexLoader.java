@@ -81,6 +81,16 @@ public class OffsetIndexLoader
         return cache.getIfPresent(new Key(fileKey, chunk.rowGroup(), chunk.path())).flatMap(Cached::pages);
     }
 
+    /**
+     * Whether loading the chunk's offset index would read it now and cache it: it lies in the file, this node has not
+     * read it yet (usable or not), and the file is one whose metadata is cached (it has a version to pin it to).
+     */
+    public boolean awaitsLoad(ParquetFileMetadata file, Chunk chunk)
+    {
+        FileKey fileKey = FileKey.of(file.object());
+        return fileKey.cacheable() && locatable(chunk, file) && cache.getIfPresent(new Key(fileKey, chunk.rowGroup(), chunk.path())).isEmpty();
+    }
+
     public Loaded load(ParquetFileMetadata file, List<Chunk> chunks, ReadStats stats)
     {
         FileKey fileKey = FileKey.of(file.object());

@@ -133,20 +133,27 @@ final class TestPageReads
     {
         String catalog = newCatalog();
         Session session = withoutIndex(catalog);
-        // cold: beside the footer, the key chunk whole and the file's offset indexes side by side, then the page of v
-        // and of w holding row 4321 (page 8); the key column's page 8 is in the chunk already read
+        // cold: this node has not read the file's offset indexes; beside the footer, the key chunk whole and the
+        // offset indexes side by side, then v and w whole (one GET): whole chunks, as with page reads off
         assertThat(dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-04321'", 4321L, 2160.5)).isEqualTo(ImmutableMultiset.of(
-                "k:chunk", "offset indexes", "v:8", "w:8"));
+                "k:chunk", "offset indexes", "v-w:chunks"));
         QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), lastQuery);
+        assertThat(metrics.get("rowGroupsReadByPages")).isZero();
+        assertThat(metrics.get("rowGroupsReadWholeOffsetIndexUncached")).isEqualTo(1);
+        assertThat(metrics.get("offsetIndexesLoaded")).isEqualTo(3);
+        // warm, another key: the offset indexes are cached; the key chunk, then the page of v and of w holding row 7
+        assertThat(dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-00007'", 7L, 3.5)).isEqualTo(ImmutableMultiset.of(
+                "k:chunk", "v:0", "w:0"));
+        metrics = QueryMetrics.of(getDistributedQueryRunner(), lastQuery);
+        assertThat(metrics.get("offsetIndexCacheHits")).isEqualTo(3);
         assertThat(metrics.get("rowGroupsReadByPages")).isEqualTo(1);
+        assertThat(metrics.get("rowGroupsReadWholeOffsetIndexUncached")).isZero();
         // k, v and w: one page each read, 15 each not
         assertThat(metrics.get("pagesRead")).isEqualTo(3);
         assertThat(metrics.get("pagesSkipped")).isEqualTo(45);
-        assertThat(metrics.get("offsetIndexesLoaded")).isEqualTo(3);
-        // warm, another key: the offset indexes are cached
-        assertThat(dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-00007'", 7L, 3.5)).isEqualTo(ImmutableMultiset.of(
-                "k:chunk", "v:0", "w:0"));
-        assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQuery).get("offsetIndexCacheHits")).isEqualTo(3);
+        // the key in the last page of each column
+        assertThat(dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-07777'", 7777L, 3888.5)).isEqualTo(ImmutableMultiset.of(
+                "k:chunk", "v:15", "w:15"));
     }
 
     @Test
@@ -170,10 +177,10 @@ final class TestPageReads
         try {
             Session session = Session.builder(getSession()).setCatalog(catalog).setSchema("paged").build();
             // the reading node does not know the file's offset indexes yet: the key chunk whole, beside the offset
-            // indexes (then cached), and the page of v holding the key's row
-            assertThat(dataReads(session, "SELECT v FROM keys WHERE k = 'key-05555'", 5555L)).isEqualTo(ImmutableMultiset.of("k:chunk", "offset indexes", "v:11"));
+            // indexes (then cached), and v whole (a key chunk and v's chunk are one GET each, as with page reads off)
+            assertThat(dataReads(session, "SELECT v FROM keys WHERE k = 'key-05555'", 5555L)).isEqualTo(ImmutableMultiset.of("k:chunk", "offset indexes", "v:chunk"));
             QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), lastQuery);
-            assertThat(metrics.get("keyPagesUncached")).isEqualTo(1);
+            assertThat(metrics.get("rowGroupsReadWholeOffsetIndexUncached")).isEqualTo(1);
             assertThat(metrics.get("rowGroupsProbedByKeyPages")).isZero();
             // warm, another key: the key's page of k and the page of v holding its row, nothing else
             assertThat(dataReads(session, "SELECT v FROM keys WHERE k = 'key-00600'", 600L)).isEqualTo(ImmutableMultiset.of("k:1", "v:1"));
@@ -277,6 +284,20 @@ final class TestPageReads
             if (first >= 0 && last >= first) {
                 return column.getKey() + ":" + (first == last ? String.valueOf(first) : first + "-" + last);
             }
+        }
+        // adjacent chunks read whole in one GET
+        String first = null;
+        String last = null;
+        for (Map.Entry<String, List<long[]>> column : pages.entrySet()) {
+            if (column.getValue().getFirst()[0] == start) {
+                first = column.getKey();
+            }
+            if (column.getValue().getLast()[1] == end) {
+                last = column.getKey();
+            }
+        }
+        if (first != null && last != null) {
+            return first + "-" + last + ":chunks";
         }
         throw new UncheckedIOException(new IOException("a GET of bytes %d-%d, which are no page, chunk or index of the file".formatted(start, end)));
     }

@@ -24,6 +24,7 @@ public final class PageReadStats
     public static final String ROW_GROUPS_PROBED_BY_KEY_PAGES = "rowGroupsProbedByKeyPages";
     public static final String KEY_PAGES_UNUSABLE = "keyPagesUnusable";
     public static final String KEY_PAGES_UNCACHED = "keyPagesUncached";
+    public static final String ROW_GROUPS_READ_WHOLE_OFFSET_INDEX_UNCACHED = "rowGroupsReadWholeOffsetIndexUncached";
 
     // the data source's metrics of how row groups were read, which a split read by pages reports from here instead
     static final Set<String> REPLACED_READER_METRICS = Set.of(S3ParquetDataSource.KEY_FIRST_METRIC, S3ParquetDataSource.WHOLE_METRIC, S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC);
@@ -41,6 +42,7 @@ public final class PageReadStats
     private long rowGroupsProbedByKeyPages;
     private long keyPagesUnusable;
     private long keyPagesUncached;
+    private long rowGroupsReadWholeOffsetIndexUncached;
 
     /**
      * A row group probed by its filter columns.
@@ -87,6 +89,14 @@ public final class PageReadStats
         keyPagesUncached++;
     }
 
+    /**
+     * Row groups of a split read whole by chunks while this node loads its file's offset indexes.
+     */
+    synchronized void addReadWholeOffsetIndexUncached(long rowGroups)
+    {
+        rowGroupsReadWholeOffsetIndexUncached += rowGroups;
+    }
+
     synchronized void addWithoutOffsetIndex()
     {
         rowGroupsWithoutOffsetIndex++;
@@ -121,6 +131,20 @@ public final class PageReadStats
                 .put(ROW_GROUPS_PROBED_BY_KEY_PAGES, new LongCount(rowGroupsProbedByKeyPages))
                 .put(KEY_PAGES_UNUSABLE, new LongCount(keyPagesUnusable))
                 .put(KEY_PAGES_UNCACHED, new LongCount(keyPagesUncached))
+                .put(ROW_GROUPS_READ_WHOLE_OFFSET_INDEX_UNCACHED, new LongCount(rowGroupsReadWholeOffsetIndexUncached))
+                .buildOrThrow();
+    }
+
+    /**
+     * The counters of a split read whole while its offset indexes load: the reader reports how its row groups were read.
+     */
+    synchronized Map<String, Metric<?>> toPrefetchMetrics()
+    {
+        return ImmutableMap.<String, Metric<?>>builder()
+                .put(OFFSET_INDEX_CACHE_HITS, new LongCount(offsetIndexCacheHits))
+                .put(OFFSET_INDEXES_LOADED, new LongCount(offsetIndexesLoaded))
+                .put(OFFSET_INDEXES_UNUSABLE, new LongCount(offsetIndexesUnusable))
+                .put(ROW_GROUPS_READ_WHOLE_OFFSET_INDEX_UNCACHED, new LongCount(rowGroupsReadWholeOffsetIndexUncached))
                 .buildOrThrow();
     }
 }

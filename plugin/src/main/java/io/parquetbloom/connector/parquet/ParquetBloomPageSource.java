@@ -45,6 +45,7 @@ public final class ParquetBloomPageSource
     private final PruningTotals totals;
     // present where the split is read by pages: its probe counted the row groups read
     private final Optional<PageReadStats> pageReads;
+    private final Optional<OffsetIndexPrefetch> prefetch;
     private long completedPositions;
     private int currentRowGroup = -1;
     private boolean closed;
@@ -64,9 +65,11 @@ public final class ParquetBloomPageSource
             PruningStats pruningStats,
             ReadStats readStats,
             PruningTotals totals,
-            Optional<PageReadStats> pageReads)
+            Optional<PageReadStats> pageReads,
+            Optional<OffsetIndexPrefetch> prefetch)
     {
         this.pageReads = requireNonNull(pageReads, "pageReads is null");
+        this.prefetch = requireNonNull(prefetch, "prefetch is null");
         this.path = requireNonNull(path, "path is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.rowGroups = List.copyOf(rowGroups);
@@ -84,7 +87,7 @@ public final class ParquetBloomPageSource
      */
     static ParquetBloomPageSource empty(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals)
     {
-        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.empty());
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -92,7 +95,7 @@ public final class ParquetBloomPageSource
      */
     static ParquetBloomPageSource emptyAfterProbe(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
     {
-        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads));
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty());
     }
 
     static Builder builder()
@@ -193,6 +196,9 @@ public final class ParquetBloomPageSource
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        finally {
+            prefetch.ifPresent(OffsetIndexPrefetch::await);
+        }
     }
 
     /**
@@ -242,7 +248,8 @@ public final class ParquetBloomPageSource
         Map<String, Metric<?>> readerMetrics = reader.map(value -> value.getMetrics().getMetrics()).orElse(Map.of());
         if (pageReads.isEmpty()) {
             metrics.putAll(readerMetrics);
-            return new Metrics(metrics.buildKeepingLast());
+            Metrics all = new Metrics(metrics.buildKeepingLast());
+            return prefetch.map(value -> all.mergeWith(value.metrics())).orElse(all);
         }
         // read by pages: the second read's source fetches only what the probe chose, so its own account of how row
         // groups were read does not apply; what it did not fetch (a LIMIT met) adds to what the probe skipped
@@ -288,9 +295,10 @@ public final class ParquetBloomPageSource
                 Optional<NoMatchRecorder> noMatchRecorder,
                 PruningStats pruningStats,
                 ReadStats readStats,
-                PruningTotals totals)
+                PruningTotals totals,
+                Optional<OffsetIndexPrefetch> prefetch)
         {
-            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals, Optional.empty());
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals, Optional.empty(), prefetch);
         }
 
         /**
@@ -298,7 +306,7 @@ public final class ParquetBloomPageSource
          */
         ParquetBloomPageSource buildReadByPages(String path, ParquetReader reader, List<NoMatchRecorder.ReadRowGroup> rowGroups, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
         {
-            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads));
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty());
         }
     }
 }

@@ -308,17 +308,28 @@ public final class ParquetBloomPageSourceProvider
         // a file the footer read brought whole has nothing left to save; where most row groups match, reading whole
         // costs one round trip and reading by pages two, unless the key index named few of the key pages (the other
         // columns' pages come with them then: one round trip, as whole, of far fewer bytes)
+        Optional<OffsetIndexPrefetch> prefetch = Optional.empty();
         if (mode.pageReads() && (wholeRowGroups.isEmpty() || keyPages.map(KeyColumnPages::selective).orElse(false)) && tail == FileTail.NONE) {
             List<ReadByPages.FilterColumn> filterColumns = filterColumns(columns, fields, projection.readerColumns(), selection.fileDomains(), mode.recordNoMatch());
             if (ReadByPages.applies(projection.readerColumns(), filterColumns, keyPages)) {
                 ReadByPages.Split split = new ReadByPages.Split(path, object, file, selection.rowGroups(), rowGroups, projection.readerColumns(), filterColumns, keyPages);
-                return readByPages.open(split, projection.pageSource(), selection.stats(), mode.matches(), readStats);
+                if (!readByPages.offsetIndexesPending(split)) {
+                    return readByPages.open(split, projection.pageSource(), selection.stats(), mode.matches(), readStats);
+                }
+                prefetch = Optional.of(readByPages.prefetch(split, readStats));
             }
         }
         ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields.keySet(), wholeRowGroups);
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, mode.matches(), tail);
-        ParquetReader reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
-        return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals);
+        ParquetReader reader;
+        try {
+            reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
+        }
+        catch (RuntimeException e) {
+            prefetch.ifPresent(OffsetIndexPrefetch::await);
+            throw e;
+        }
+        return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals, prefetch);
     }
 
     /**

@@ -109,6 +109,37 @@ final class ReadByPages
                 && (keyPages.isPresent() || readerColumns.stream().anyMatch(column -> !probed.contains(column.name())));
     }
 
+    /**
+     * Whether this node has yet to load an offset index of the split's projected chunks. Such a split is read by whole
+     * chunks meanwhile ({@link #prefetch}): by pages, its key chunks would be read whole all the same (their pages
+     * are not known), and the other columns' pages would cost more GETs than their chunks, for a saving in bytes a
+     * cold read does not need.
+     */
+    boolean offsetIndexesPending(Split split)
+    {
+        for (int rowGroup = 0; rowGroup < split.rowGroups().size(); rowGroup++) {
+            RowGroupInfo info = split.rowGroups().get(rowGroup);
+            long rowCount = info.prunedBlockMetadata().getRowCount();
+            for (Column column : split.readerColumns()) {
+                ColumnChunkMetadata chunk = chunk(info, column);
+                if (offsetIndexes.awaitsLoad(split.file(), new OffsetIndexLoader.Chunk(split.ordinals().get(rowGroup), chunk, rowCount))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Starts loading the file's offset indexes for a split read by whole chunks.
+     */
+    OffsetIndexPrefetch prefetch(Split split, ReadStats readStats)
+    {
+        PageReadStats stats = new PageReadStats();
+        stats.addReadWholeOffsetIndexUncached(split.rowGroups().size());
+        return new OffsetIndexPrefetch(CompletableFuture.runAsync(() -> loadOffsetIndexes(split, readStats, stats), executor), stats);
+    }
+
     ConnectorPageSource open(Split split, ParquetBloomPageSource.Builder pageSource, PruningStats pruningStats, RowGroupMatches matches, ReadStats readStats)
     {
         PageReadStats pageStats = new PageReadStats();
