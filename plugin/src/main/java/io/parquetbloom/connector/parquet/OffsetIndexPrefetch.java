@@ -8,8 +8,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The offset indexes of a file loading beside a split of it read by whole chunks, so that the node's next lookups in
- * the file read by pages. The split's page source waits for the load when it closes: the load's GET is then counted in
- * the split's requests and metrics, and no read outlives its query.
+ * the file read by pages. A split read to its end waits for the load when it closes, so the load's GET is counted in
+ * the split's requests and metrics; one closed early (cancelled, failed, its LIMIT met) leaves the load to finish on
+ * its own: it reads only the file's index bytes, under the planned version, and caches them.
  */
 final class OffsetIndexPrefetch
 {

@@ -49,6 +49,7 @@ public final class ParquetBloomPageSource
     private long completedPositions;
     private int currentRowGroup = -1;
     private boolean closed;
+    private boolean readToEnd;
     private boolean counted;
 
     /**
@@ -171,6 +172,7 @@ public final class ParquetBloomPageSource
             throw readError(path, e);
         }
         if (page == null) {
+            readToEnd = true;
             close();
             return null;
         }
@@ -197,7 +199,11 @@ public final class ParquetBloomPageSource
             throw new UncheckedIOException(e);
         }
         finally {
-            prefetch.ifPresent(OffsetIndexPrefetch::await);
+            // read to its end, the split accounts for the load's GET; closed early (cancelled, failed, a LIMIT met),
+            // it does not wait for it
+            if (readToEnd) {
+                prefetch.ifPresent(OffsetIndexPrefetch::await);
+            }
         }
     }
 

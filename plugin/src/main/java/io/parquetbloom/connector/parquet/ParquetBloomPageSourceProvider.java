@@ -321,14 +321,7 @@ public final class ParquetBloomPageSourceProvider
         }
         ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields.keySet(), wholeRowGroups);
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, mode.matches(), tail);
-        ParquetReader reader;
-        try {
-            reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
-        }
-        catch (RuntimeException e) {
-            prefetch.ifPresent(OffsetIndexPrefetch::await);
-            throw e;
-        }
+        ParquetReader reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
         return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals, prefetch);
     }
 

@@ -8,10 +8,8 @@ import io.parquetbloom.metadata.OffsetIndexLoader;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.pruning.NoMatchCache;
-import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningStats;
 import io.parquetbloom.pruning.PruningTotals;
-import io.parquetbloom.s3.MergedRanges;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.trino.parquet.Column;
@@ -27,7 +25,6 @@ import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.predicate.Domain;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.internal.filter2.columnindex.RowRanges;
-import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,7 +40,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
-import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -144,7 +140,7 @@ final class ReadByPages
     {
         PageReadStats pageStats = new PageReadStats();
         CompletableFuture<Map<ChunkKey, ChunkPages>> pages = CompletableFuture.supplyAsync(() -> loadOffsetIndexes(split, readStats, pageStats), executor);
-        SecondRead second = new SecondRead(split, pages, pageStats);
+        SecondRead second = new SecondRead(store, executor, options, split, pages, pageStats);
         try {
             List<RowMatchProbe.Target> targets = targets(split, pageStats);
             new RowMatchProbe(store, split.object(), readStats.requests(), executor, options, createdBy(split), 2 * options.getMaxBufferSize().toBytes())
@@ -165,19 +161,20 @@ final class ReadByPages
             pages.cancel(true);
             throw readError(split.path(), e);
         }
-        if (second.rowGroups.isEmpty()) {
+        if (second.isEmpty()) {
             pages.cancel(true);
             return ParquetBloomPageSource.emptyAfterProbe(split.path(), pruningStats, readStats, totals, pageStats);
         }
         ParquetReader reader = second.reader(readStats);
-        return pageSource.buildReadByPages(split.path(), reader, second.readRowGroups, pruningStats, readStats, totals, pageStats);
+        return pageSource.buildReadByPages(split.path(), reader, second.readRowGroups(), pruningStats, readStats, totals, pageStats);
     }
 
     /**
      * Each row group's probe: the key index's pages of the key column where the split has them and this node has the
      * chunk's offset index already, with the pages the index was built with; the filter columns whole otherwise. A
-     * key chunk whose offset index is not cached yet is read whole rather than after one more GET: the pages would
-     * cost a round trip more than the chunk, and that GET (in flight already) caches the file's offset indexes.
+     * file whose offset indexes this node has yet to load is not read here ({@link #offsetIndexesPending}); one whose
+     * indexes it does not cache (no version to pin them to) has its key chunks read whole rather than after one more
+     * GET, which would cost a round trip more than the chunk.
      */
     private List<RowMatchProbe.Target> targets(Split split, PageReadStats pageStats)
     {
@@ -257,7 +254,7 @@ final class ReadByPages
         return Optional.of(new RowMatchProbe.ProbedPages(store, chunk.getPath(), PageSelector.ranges(chunkPages, chunk.getStartingPos(), selected)));
     }
 
-    private static Optional<String> createdBy(Split split)
+    static Optional<String> createdBy(Split split)
     {
         return Optional.ofNullable(split.file().metadata().getFileMetaData().getCreatedBy());
     }
@@ -276,7 +273,7 @@ final class ReadByPages
     /**
      * A column chunk of the split: its row group's position among the split's, and its path.
      */
-    private record ChunkKey(int rowGroup, ColumnPath path) {}
+    record ChunkKey(int rowGroup, ColumnPath path) {}
 
     /**
      * The offset indexes of the projected columns in every row group of the file, not only the split's: they lie
@@ -337,104 +334,18 @@ final class ReadByPages
         return bytes;
     }
 
-    private static ColumnPath path(Column column)
+    static ColumnPath path(Column column)
     {
         return ColumnPath.get(((PrimitiveField) column.field()).getDescriptor().getPath());
     }
 
-    private static ColumnChunkMetadata chunk(RowGroupInfo rowGroup, Column column)
+    static ColumnChunkMetadata chunk(RowGroupInfo rowGroup, Column column)
     {
         try {
             return rowGroup.prunedBlockMetadata().getColumnChunkMetaData(((PrimitiveField) column.field()).getDescriptor());
         }
         catch (ParquetCorruptionException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /**
-     * The row groups the probe found a match in, each with the pages to read, and the bytes of the probe's the second
-     * read needs again.
-     */
-    private final class SecondRead
-    {
-        private final Split split;
-        private final CompletableFuture<Map<ChunkKey, ChunkPages>> pages;
-        private final PageReadStats pageStats;
-        private final List<RowGroupInfo> rowGroups = new ArrayList<>();
-        private final List<NoMatchRecorder.ReadRowGroup> readRowGroups = new ArrayList<>();
-        private final Map<DiskRange, Integer> rowGroupOfChunk = new HashMap<>();
-        private final HeldRanges held = new HeldRanges();
-
-        SecondRead(Split split, CompletableFuture<Map<ChunkKey, ChunkPages>> pages, PageReadStats pageStats)
-        {
-            this.split = split;
-            this.pages = pages;
-            this.pageStats = pageStats;
-        }
-
-        void add(RowMatchProbe.Probed probed, HeldRanges probeBytes)
-        {
-            if (probed.matchedRows().length == 0) {
-                return;
-            }
-            RowGroupInfo info = split.rowGroups().get(probed.rowGroup());
-            Map<ColumnPath, ColumnChunkMetadata> chunks = new HashMap<>();
-            Map<ColumnPath, ChunkPages> chunkPages = new HashMap<>();
-            Map<ChunkKey, ChunkPages> loaded = pages.join();
-            for (Column column : split.readerColumns()) {
-                ColumnChunkMetadata chunk = chunk(info, column);
-                chunks.put(chunk.getPath(), chunk);
-                // the reader asks for offset indexes by the chunk's path and selects pages by the schema's: only where
-                // they agree are the pages the ones selected
-                if (chunk.getPath().equals(path(column))) {
-                    Optional.ofNullable(loaded.get(new ChunkKey(probed.rowGroup(), chunk.getPath()))).ifPresent(value -> chunkPages.put(chunk.getPath(), value));
-                }
-                rowGroupOfChunk.put(new DiskRange(chunk.getStartingPos(), chunk.getTotalSize()), rowGroups.size());
-            }
-            long rowCount = info.prunedBlockMetadata().getRowCount();
-            Optional<PageSelector.Selection> selection = chunkPages.size() == chunks.size()
-                    ? PageSelector.select(rowCount, chunkPages, chunks, probed.matchedRows())
-                    : Optional.empty();
-            if (chunkPages.size() < chunks.size()) {
-                pageStats.addWithoutOffsetIndex();
-            }
-            selection.ifPresent(value -> pageStats.addReadByPages(value.pagesRead(), value.pagesSkipped(), value.bytesSkipped()));
-            keepProbeBytes(probeBytes, chunks, selection);
-            rowGroups.add(new RowGroupInfo(info.prunedBlockMetadata(), info.fileRowOffset(), selection.map(PageSelector.Selection::store)));
-            readRowGroups.add(new NoMatchRecorder.ReadRowGroup(split.ordinals().get(probed.rowGroup()), info.fileRowOffset(), rowCount));
-        }
-
-        /**
-         * Keeps of the probe's bytes what the second read reads again: every projected column's selected pages, or
-         * chunks, that the probe fetched (its own, and those fetched alongside it).
-         */
-        private void keepProbeBytes(HeldRanges probeBytes, Map<ColumnPath, ColumnChunkMetadata> chunks, Optional<PageSelector.Selection> selection)
-        {
-            for (Column column : split.readerColumns()) {
-                ColumnChunkMetadata chunk = chunks.get(path(column));
-                if (chunk == null) {
-                    continue;
-                }
-                List<DiskRange> ranges = selection.map(value -> value.ranges().get(chunk.getPath())).orElse(List.of(new DiskRange(chunk.getStartingPos(), chunk.getTotalSize())));
-                for (MergedRanges.Read<DiskRange> span : MergedRanges.merge(ranges, DiskRange::offset, DiskRange::end, PAGE_MERGE_GAP, Long.MAX_VALUE)) {
-                    probeBytes.copyTo(held, span.start(), span.length());
-                }
-            }
-        }
-
-        ParquetReader reader(ReadStats readStats)
-        {
-            ColumnChunkLayout layout = new ColumnChunkLayout(rowGroupOfChunk.keySet(), rowGroupOfChunk, new HashSet<>(rowGroupOfChunk.values()));
-            S3ParquetDataSource dataSource = new S3ParquetDataSource(store, split.object(), readStats.requests(), options, layout, executor, RowGroupMatches.NONE, held);
-            List<ColumnPath> paths = split.readerColumns().stream().map(ReadByPages::path).toList();
-            try {
-                return new ParquetReader(createdBy(split), split.readerColumns(), false, rowGroups, dataSource, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
-                        exception -> readError(split.path(), exception), Optional.of(new PageSelectionPredicate(paths)), Optional.empty(), Optional.empty());
-            }
-            catch (IOException | RuntimeException e) {
-                throw readError(split.path(), e);
-            }
         }
     }
 }
