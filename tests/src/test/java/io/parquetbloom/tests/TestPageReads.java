@@ -11,11 +11,13 @@ import io.parquetbloom.testing.QueryMetrics;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
+import io.trino.operator.OperatorStats;
 import io.trino.spi.QueryId;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.LocalInputFile;
@@ -57,9 +59,12 @@ final class TestPageReads
     // rows 1999 and 2000: the two sides of the boundary between pages 3 and 4
     private static final String SPANNING = "spans-pages";
     private static final String FILE = "part-00000.parquet";
+    // once in each row group of the spread table
+    private static final String SPREAD = "everywhere";
 
     private final Map<String, List<long[]>> pages = new HashMap<>();
     private long[] offsetIndexes;
+    private long[] spreadOffsetIndexes;
     private long fileSize;
     private CountingProxy proxy;
     private int catalogs;
@@ -93,12 +98,43 @@ final class TestPageReads
             ColumnChunkMetaData first = reader.getFooter().getBlocks().getFirst().getColumns().get(1);
             firstRowGroupV = "bytes=%d-%d".formatted(first.getStartingPos(), first.getStartingPos() + first.getTotalSize() - 1);
         }
+        // 4 row groups of 2,000 rows, each holding SPREAD once (and as its minimum, so statistics keep them all); keys
+        // of 600 bytes make each row group over 1 MB, a split of its own
+        Path spread = s3.work().resolve("spread.parquet");
+        ParquetFixtureWriter.Options spreadOptions = ParquetFixtureWriter.Options.rowsPerRowGroup(ROWS / 4)
+                .withPageRows(PAGE_ROWS)
+                .withDictionary(false)
+                .withBloomFilter("k", ROWS / 4, 0.01);
+        try (ParquetFixtureWriter.GroupWriter writer = ParquetFixtureWriter.parquetJava(spread, SCHEMA, spreadOptions)) {
+            for (int row = 0; row < ROWS; row++) {
+                String key = row % (ROWS / 4) == 100 ? SPREAD : key(row) + "-" + "x".repeat(600);
+                writer.write(writer.newRow().append("k", key).append("v", (long) row).append("w", row / 2.0));
+            }
+        }
+        spreadOffsetIndexes = offsetIndexBlock(spread);
         try (S3Client client = s3.client()) {
             TestingLake.upload(client, Files.readAllBytes(file), tableKey("paged", "keys", FILE));
             TestingLake.upload(client, Files.readAllBytes(many), tableKey("paged", "many", FILE));
+            TestingLake.upload(client, Files.readAllBytes(spread), tableKey("paged", "spread", FILE));
         }
         proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
         return ParquetBloomQueryRunner.builder().withEndpoint(proxy.endpoint()).build();
+    }
+
+    private static long[] offsetIndexBlock(Path file)
+            throws IOException
+    {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            long start = Long.MAX_VALUE;
+            long end = 0;
+            for (BlockMetaData rowGroup : reader.getFooter().getBlocks()) {
+                for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                    start = Math.min(start, chunk.getOffsetIndexReference().getOffset());
+                    end = Math.max(end, chunk.getOffsetIndexReference().getOffset() + chunk.getOffsetIndexReference().getLength());
+                }
+            }
+            return new long[] {start, end};
+        }
     }
 
     private static String key(int row)
@@ -216,12 +252,50 @@ final class TestPageReads
         assertThat(computeActual(session, "SELECT v FROM many LIMIT 501").getRowCount()).isEqualTo(501);
     }
 
+    @Test
+    void splitsOfOneFileLoadItsOffsetIndexesOnce()
+    {
+        String catalog = newCatalog(Map.of("split.max-size", "1MB"));
+        Session session = withoutIndex(catalog);
+        proxy.reset();
+        var executed = getDistributedQueryRunner().executeWithPlan(session, "SELECT v FROM spread WHERE k = '%s'".formatted(SPREAD));
+        assertThat(executed.result().getOnlyColumnAsSet()).containsExactlyInAnyOrder(100L, 2100L, 4100L, 6100L);
+        // a split per row group, all on a node that had not read the file's offset indexes: one GET of them, whether
+        // the splits ran side by side (the later ones wait for the first one's load) or one after another (the later
+        // ones find them cached and read by pages)
+        assertThat(proxy.requests().stream()
+                .filter(request -> request.method().equals("GET") && request.target().endsWith("spread/" + FILE))
+                .map(CountingProxy.Request::range)
+                .filter(range -> {
+                    String[] bounds = range.substring("bytes=".length()).split("-");
+                    return Long.parseLong(bounds[0]) >= spreadOffsetIndexes[0] && Long.parseLong(bounds[1]) < spreadOffsetIndexes[1];
+                }))
+                .hasSize(1);
+        QueryMetrics metrics = QueryMetrics.of(getDistributedQueryRunner(), executed.queryId());
+        // k and v of 4 row groups
+        assertThat(metrics.get("offsetIndexesLoaded")).isEqualTo(8);
+        assertThat(metrics.rowGroupsRead()).isEqualTo(4);
+        // a driver per split
+        assertThat(getDistributedQueryRunner().getCoordinator().getQueryManager().getFullQueryInfo(executed.queryId()).getQueryStats().getOperatorSummaries().stream()
+                .filter(operator -> operator.getOperatorType().equals("ScanFilterAndProjectOperator"))
+                .mapToLong(OperatorStats::getTotalDrivers)
+                .sum())
+                .isEqualTo(4);
+    }
+
     private String newCatalog()
     {
+        return newCatalog(Map.of());
+    }
+
+    private String newCatalog(Map<String, String> properties)
+    {
         String catalog = "pages_" + ++catalogs;
-        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT,
-                // footers read alone: no small file read whole, no tail beyond the footer
-                Map.of("dictionary-pruning.small-file-threshold", "0B", "footer.read-size", "8B")));
+        Map<String, String> all = new HashMap<>(properties);
+        // footers read alone: no small file read whole, no tail beyond the footer
+        all.put("dictionary-pruning.small-file-threshold", "0B");
+        all.put("footer.read-size", "8B");
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, all));
         return catalog;
     }
 

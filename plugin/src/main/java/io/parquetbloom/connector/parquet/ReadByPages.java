@@ -37,6 +37,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 
 import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
@@ -77,6 +79,7 @@ final class ReadByPages
     private final Executor executor;
     private final ParquetReaderOptions options;
     private final PruningTotals totals;
+    private final ConcurrentMap<Prefetching, CompletableFuture<Void>> prefetching = new ConcurrentHashMap<>();
 
     ReadByPages(S3ObjectStore store, OffsetIndexLoader offsetIndexes, NoMatchCache noMatchCache, Executor executor, ParquetReaderOptions readerOptions, PruningTotals totals)
     {
@@ -133,8 +136,36 @@ final class ReadByPages
     {
         PageReadStats stats = new PageReadStats();
         stats.addReadWholeOffsetIndexUncached(split.rowGroups().size());
-        return new OffsetIndexPrefetch(CompletableFuture.runAsync(() -> loadOffsetIndexes(split, readStats, stats), executor), stats);
+        Prefetching key = new Prefetching(FileKey.of(split.object()), split.readerColumns().stream().map(ReadByPages::path).toList());
+        CompletableFuture<Void> load = new CompletableFuture<>();
+        CompletableFuture<Void> running = prefetching.putIfAbsent(key, load);
+        if (running != null) {
+            // another split of the file (a file of several splits) is loading them: its GET serves both
+            return new OffsetIndexPrefetch(running, stats);
+        }
+        load.whenComplete((ignored, failure) -> prefetching.remove(key, load));
+        try {
+            executor.execute(() -> {
+                try {
+                    loadOffsetIndexes(split, readStats, stats);
+                    load.complete(null);
+                }
+                catch (RuntimeException e) {
+                    load.completeExceptionally(e);
+                }
+            });
+        }
+        catch (RuntimeException e) {
+            // the executor is shutting down: the split is read whole all the same
+            load.completeExceptionally(e);
+        }
+        return new OffsetIndexPrefetch(load, stats);
     }
+
+    /**
+     * A file's offset indexes of some columns being loaded on this node.
+     */
+    private record Prefetching(FileKey file, List<ColumnPath> columns) {}
 
     ConnectorPageSource open(Split split, ParquetBloomPageSource.Builder pageSource, PruningStats pruningStats, RowGroupMatches matches, ReadStats readStats)
     {
