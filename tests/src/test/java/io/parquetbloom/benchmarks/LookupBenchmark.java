@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.io.RecursiveDeleteOption;
 import io.airlift.log.Level;
 import io.airlift.log.Logging;
 import io.parquetbloom.connector.ParquetBloomPlugin;
@@ -46,6 +47,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
+import static com.google.common.io.MoreFiles.deleteRecursively;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
 /**
@@ -257,11 +259,23 @@ public final class LookupBenchmark
     static List<Result> run(Options options)
             throws Exception
     {
+        // the lake, S3Proxy's store and Hive's metastore: gigabytes at the big shapes, deleted however the run ends
+        Path work = Files.createTempDirectory("lookup-bench");
+        try {
+            return run(options, work);
+        }
+        finally {
+            deleteRecursively(work, RecursiveDeleteOption.ALLOW_INSECURE);
+        }
+    }
+
+    private static List<Result> run(Options options, Path work)
+            throws Exception
+    {
         loads.clear();
         extraLakeProperties = options.lakeProperties();
         scaledBudget = options.scaledBudget();
         scaledRowsPerRowGroup = options.rowsPerRowGroup();
-        Path work = Files.createTempDirectory("lookup-bench");
         DemoDataset.Scale scale = new DemoDataset.Scale(options.files(), options.rowGroups(), options.rowsPerRowGroup(), (int) Math.max(1_000, options.files() * (long) options.rowGroups() * options.rowsPerRowGroup() / 6));
         progress("starting S3Proxy and two counting proxies (latency %d ms per request)".formatted(options.latencyMillis()));
         try (S3ProxyProcess s3 = S3ProxyProcess.start(work.resolve("s3proxy"), freePort(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Optional.of(work.resolve("s3data")));

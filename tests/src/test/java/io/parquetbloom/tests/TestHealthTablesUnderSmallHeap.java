@@ -1,5 +1,6 @@
 package io.parquetbloom.tests;
 
+import com.google.common.io.RecursiveDeleteOption;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.demo.TrinoEtc;
 import io.parquetbloom.demo.TrinoJdbc;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import static com.google.common.io.MoreFiles.deleteRecursively;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,6 +49,18 @@ final class TestHealthTablesUnderSmallHeap
             throws Exception
     {
         Path work = Files.createTempDirectory("parquet-bloom-small-heap");
+        try {
+            runIn(work);
+        }
+        finally {
+            // the server's installation and the lake's file: over a gigabyte
+            deleteRecursively(work, RecursiveDeleteOption.ALLOW_INSECURE);
+        }
+    }
+
+    private static void runIn(Path work)
+            throws Exception
+    {
         try (TestingS3 s3 = TestingS3.start("small-heap");
                 S3Client client = s3.client()) {
             byte[] file = wideFile(work.resolve("wide.parquet"));
