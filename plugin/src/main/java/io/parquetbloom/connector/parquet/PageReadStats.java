@@ -125,13 +125,10 @@ public final class PageReadStats
                 .put(PAGES_READ, new LongCount(pagesRead))
                 .put(PAGES_SKIPPED, new LongCount(pagesSkipped))
                 .put(PAGE_BYTES_SKIPPED, new LongCount(pageBytesSkipped))
-                .put(OFFSET_INDEX_CACHE_HITS, new LongCount(offsetIndexCacheHits))
-                .put(OFFSET_INDEXES_LOADED, new LongCount(offsetIndexesLoaded))
-                .put(OFFSET_INDEXES_UNUSABLE, new LongCount(offsetIndexesUnusable))
                 .put(ROW_GROUPS_PROBED_BY_KEY_PAGES, new LongCount(rowGroupsProbedByKeyPages))
                 .put(KEY_PAGES_UNUSABLE, new LongCount(keyPagesUnusable))
                 .put(KEY_PAGES_UNCACHED, new LongCount(keyPagesUncached))
-                .put(ROW_GROUPS_READ_WHOLE_OFFSET_INDEX_UNCACHED, new LongCount(rowGroupsReadWholeOffsetIndexUncached))
+                .putAll(toPrefetchMetrics())
                 .buildOrThrow();
     }
 

@@ -137,28 +137,9 @@ final class ReadByPages
         PageReadStats stats = new PageReadStats();
         stats.addReadWholeOffsetIndexUncached(split.rowGroups().size());
         Prefetching key = new Prefetching(FileKey.of(split.object()), split.readerColumns().stream().map(ReadByPages::path).toList());
-        CompletableFuture<Void> load = new CompletableFuture<>();
-        CompletableFuture<Void> running = prefetching.putIfAbsent(key, load);
-        if (running != null) {
-            // another split of the file (a file of several splits) is loading them: its GET serves both
-            return new OffsetIndexPrefetch(running, stats);
-        }
+        // another split of the file (a file of several splits) that is loading them already: its GET serves both
+        CompletableFuture<Void> load = prefetching.computeIfAbsent(key, ignored -> CompletableFuture.runAsync(() -> loadOffsetIndexes(split, readStats, stats), executor));
         load.whenComplete((ignored, failure) -> prefetching.remove(key, load));
-        try {
-            executor.execute(() -> {
-                try {
-                    loadOffsetIndexes(split, readStats, stats);
-                    load.complete(null);
-                }
-                catch (RuntimeException e) {
-                    load.completeExceptionally(e);
-                }
-            });
-        }
-        catch (RuntimeException e) {
-            // the executor is shutting down: the split is read whole all the same
-            load.completeExceptionally(e);
-        }
         return new OffsetIndexPrefetch(load, stats);
     }
 
