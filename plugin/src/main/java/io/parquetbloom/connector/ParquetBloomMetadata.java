@@ -31,6 +31,7 @@ import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.RealType;
@@ -99,6 +100,24 @@ public class ParquetBloomMetadata
     public boolean schemaExists(ConnectorSession session, String schemaName)
     {
         return lakeTables.schemaExists(schemaName, stats);
+    }
+
+    @Override
+    public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
+    {
+        if (!properties.isEmpty()) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector's schemas take no properties: %s".formatted(properties.keySet()));
+        }
+        lakeTables.createSchema(schemaName, stats);
+    }
+
+    @Override
+    public void dropSchema(ConnectorSession session, String schemaName, boolean cascade)
+    {
+        if (cascade) {
+            throw new TrinoException(NOT_SUPPORTED, "DROP SCHEMA ... CASCADE is not supported: unregister_table each table first");
+        }
+        lakeTables.dropSchema(schemaName, stats);
     }
 
     @Override
@@ -326,7 +345,7 @@ public class ParquetBloomMetadata
             return table(name);
         }
         return partitionListings.computeIfAbsent(new PartitionListingKey(name, Map.copyOf(partitionDomains)),
-                key -> location(name).map(folder -> lakeTables.listPartitions(name, folder, shape.partitionColumns(), key.partitionDomains(), stats)));
+                key -> location(name).map(folder -> lakeTables.listPartitions(name, folder, shape, key.partitionDomains(), stats)));
     }
 
     private Optional<S3Location> location(SchemaTableName name)
@@ -338,7 +357,8 @@ public class ParquetBloomMetadata
     {
         return columns.computeIfAbsent(name, key -> {
             boolean unionByName = isSchemaUnionByName(session);
-            TableShape shape = lakeTables.shape(key, unionByName, () -> {
+            S3Location location = location(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
+            TableShape shape = lakeTables.shape(key, location, unionByName, () -> {
                 LakeTable table = table(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
                 return new TableShape(schemaReader.readColumns(table, unionByName, executor, stats), table.partitionColumns(), table.files().size());
             });

@@ -9,9 +9,12 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
@@ -64,17 +67,20 @@ final class DiskTierDirectory
     {
         createOwnerOnlyDirectories(root);
         Path marker = root.resolve(MARKER);
-        if (!Files.exists(marker)) {
+        if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
             Optional<Path> foreign = firstForeignFile(root);
             if (foreign.isPresent()) {
                 throw new IllegalStateException("metadata-cache.disk.directory %s is not empty and was not created by this connector's disk tier (it holds %s and no %s): set it to an empty or new directory; the tier deletes what it owns, so it never shares a directory".formatted(root, root.relativize(foreign.get()), MARKER));
             }
+            requireTrusted(root, root, true);
             // empty, or an earlier version's tier: its entries carry no tag, so none can be trusted
             deleteUnmarkedEntries(root);
             writeMarker(marker);
         }
+        requireTrusted(root, root, true);
+        requireTrusted(root, marker, false);
         byte[] key;
-        try (InputStream in = Files.newInputStream(marker)) {
+        try (InputStream in = Files.newInputStream(marker, LinkOption.NOFOLLOW_LINKS)) {
             key = in.readNBytes(KEY_BYTES + 1);
         }
         if (key.length != KEY_BYTES) {
@@ -82,6 +88,52 @@ final class DiskTierDirectory
         }
         ByteBuffer buffer = ByteBuffer.wrap(key);
         return new DiskTierDirectory(root, buffer.getLong(), buffer.getLong());
+    }
+
+    /**
+     * Refuses a directory or marker this server's user cannot trust, as {@code ssh} refuses a key file others can
+     * write: one owned by another user, writable by its group or by others, or a link (or, for the marker, not a
+     * regular file). Whoever could write either could choose the key and plant entries that prune real rows.
+     */
+    static void requireTrusted(Path root, Path path, boolean directory)
+            throws IOException
+    {
+        PosixFileAttributes attributes;
+        try {
+            attributes = Files.getFileAttributeView(path, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
+        }
+        catch (UnsupportedOperationException | NullPointerException e) {
+            // a file system without POSIX owners and modes (none a Trino server runs on): nothing more to check
+            return;
+        }
+        String problem = null;
+        if (attributes.isSymbolicLink()) {
+            problem = "is a symbolic link";
+        }
+        else if (directory ? !attributes.isDirectory() : !attributes.isRegularFile()) {
+            problem = directory ? "is not a directory" : "is not a regular file";
+        }
+        else if (!ownedByThisProcess(path, attributes)) {
+            problem = "is owned by %s, not by this server's user %s".formatted(attributes.owner().getName(), System.getProperty("user.name"));
+        }
+        else if (attributes.permissions().contains(PosixFilePermission.GROUP_WRITE) || attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
+            problem = "can be written by its group or others (%s)".formatted(PosixFilePermissions.toString(attributes.permissions()));
+        }
+        if (problem != null) {
+            throw new IllegalStateException("metadata-cache.disk.directory %s: %s %s; the tier trusts only what this server's user alone can write (chmod go-w, chown, or use a new directory)".formatted(
+                    root, root.equals(path) ? "the directory" : path.getFileName(), problem));
+        }
+    }
+
+    private static boolean ownedByThisProcess(Path path, PosixFileAttributes attributes)
+            throws IOException
+    {
+        Path self = Path.of("/proc/self");
+        if (Files.exists(self)) {
+            // Linux: /proc/self belongs to the process's user, named or not
+            return Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS).equals(Files.getAttribute(self, "unix:uid"));
+        }
+        return attributes.owner().getName().equals(System.getProperty("user.name"));
     }
 
     private static void writeMarker(Path marker)

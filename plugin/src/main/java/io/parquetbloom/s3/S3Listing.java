@@ -1,6 +1,7 @@
 package io.parquetbloom.s3;
 
 import com.google.common.collect.ImmutableList;
+import io.parquetbloom.s3.S3ObjectStore.FolderListing;
 import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3ObjectStore.ListingPage;
 import io.trino.spi.TrinoException;
@@ -53,11 +54,22 @@ final class S3Listing
      */
     List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
     {
+        return listFolder(prefix, stats).folders();
+    }
+
+    /**
+     * One delimited listing of {@code prefix}, all pages: the names of the folders directly below it and the objects
+     * directly in it.
+     */
+    FolderListing listFolder(S3Location prefix, S3RequestStats stats)
+    {
         S3Location folder = prefix.asPrefix();
         ImmutableList.Builder<String> names = ImmutableList.builder();
+        ImmutableList.Builder<ListedObject> objects = ImmutableList.builder();
         String continuationToken = null;
         do {
             ListObjectsV2Response response = listPage(folder, true, null, continuationToken, stats);
+            objects.addAll(objectsOf(folder, response));
             for (CommonPrefix common : response.commonPrefixes()) {
                 String name = common.prefix().substring(folder.key().length());
                 if (name.endsWith("/")) {
@@ -70,7 +82,7 @@ final class S3Listing
             continuationToken = nextToken(folder, response).orElse(null);
         }
         while (continuationToken != null);
-        return names.build();
+        return new FolderListing(names.build(), objects.build());
     }
 
     ListingPage listFirstPage(S3Location prefix, S3RequestStats stats)

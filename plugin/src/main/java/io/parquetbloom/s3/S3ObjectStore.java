@@ -47,9 +47,6 @@ public class S3ObjectStore
     }
 
     /**
-     * Names of the "folders" directly below {@code prefix}, without the trailing slash.
-     */
-    /**
      * Keys asked for in one listing page ({@code s3.list-page-size}).
      */
     public int listPageSize()
@@ -57,9 +54,21 @@ public class S3ObjectStore
         return listing.listPageSize();
     }
 
+    /**
+     * Names of the "folders" directly below {@code prefix}, without the trailing slash.
+     */
     public List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
     {
         return listing.listChildPrefixes(prefix, stats);
+    }
+
+    /**
+     * One delimited listing of {@code prefix}: the folders directly below it (names without the trailing slash) and
+     * the objects directly in it.
+     */
+    public FolderListing listFolder(S3Location prefix, S3RequestStats stats)
+    {
+        return listing.listFolder(prefix, stats);
     }
 
     public ListingPage listFirstPage(S3Location prefix, S3RequestStats stats)
@@ -156,6 +165,16 @@ public class S3ObjectStore
         return writes.write(location, bytes, condition, stats);
     }
 
+    /**
+     * Deletes the object only if its ETag is still {@code etag}.
+     *
+     * @return false when it was replaced since (S3 answered 412)
+     */
+    public boolean deleteIfMatches(S3Location location, String etag, S3RequestStats stats)
+    {
+        return writes.deleteIfMatches(location, etag, stats);
+    }
+
     public void delete(S3Location location, S3RequestStats stats)
     {
         writes.delete(location, stats);
@@ -195,6 +214,18 @@ public class S3ObjectStore
      * An object as a listing gives it: its version and when it was written ({@link Instant#EPOCH} when the store
      * does not say).
      */
+    /**
+     * What a delimited listing of a folder found directly below it.
+     */
+    public record FolderListing(List<String> folders, List<ListedObject> objects)
+    {
+        public FolderListing
+        {
+            folders = List.copyOf(requireNonNull(folders, "folders is null"));
+            objects = List.copyOf(requireNonNull(objects, "objects is null"));
+        }
+    }
+
     public record ListedObject(S3ObjectInfo object, Instant lastModified)
     {
         public ListedObject

@@ -17,6 +17,7 @@ public final class S3RequestStats
     private final AtomicLong hedgedGets = new AtomicLong();
     private final AtomicLong hedgesWon = new AtomicLong();
     private final AtomicLong sharedListings = new AtomicLong();
+    private final AtomicLong partitionListingFallbacks = new AtomicLong();
 
     public void recordGet(long bytes)
     {
@@ -40,6 +41,20 @@ public final class S3RequestStats
     public long sharedListings()
     {
         return sharedListings.get();
+    }
+
+    /**
+     * A listing of the partitions a predicate selects would have cost more LIST requests than the whole table's: the
+     * whole table was listed instead.
+     */
+    public void recordPartitionListingFallback()
+    {
+        partitionListingFallbacks.incrementAndGet();
+    }
+
+    public long partitionListingFallbacks()
+    {
+        return partitionListingFallbacks.get();
     }
 
     /**

@@ -64,7 +64,7 @@ final class S3Writes
             return Optional.of(S3Errors.stripQuotes(client.putObject(request.build(), body).eTag()));
         }
         catch (SdkException e) {
-            if (e instanceof AwsServiceException service && (service.statusCode() == 412 || service.statusCode() == 409)) {
+            if (!(condition instanceof PutCondition.None) && e instanceof AwsServiceException service && (service.statusCode() == 412 || service.statusCode() == 409)) {
                 // 409 ConditionalRequestConflict: another conditional PUT of the key was in flight
                 return Optional.empty();
             }
@@ -188,17 +188,36 @@ final class S3Writes
 
     void delete(S3Location location, S3RequestStats stats)
     {
-        DeleteObjectRequest request = DeleteObjectRequest.builder()
+        delete(location, Optional.empty(), stats);
+    }
+
+    /**
+     * Deletes the object only if its ETag is still {@code etag} ({@code If-Match}).
+     *
+     * @return false when S3 answered 412 (or 409): the object was replaced since
+     */
+    boolean deleteIfMatches(S3Location location, String etag, S3RequestStats stats)
+    {
+        return delete(location, Optional.of(etag), stats);
+    }
+
+    private boolean delete(S3Location location, Optional<String> etag, S3RequestStats stats)
+    {
+        DeleteObjectRequest.Builder request = DeleteObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
-                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)))
-                .build();
+                .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
+        etag.ifPresent(value -> request.ifMatch(S3Errors.quoted(value)));
         try {
-            client.deleteObject(request);
+            client.deleteObject(request.build());
+            return true;
         }
         catch (SdkException e) {
+            if (etag.isPresent() && e instanceof AwsServiceException service && (service.statusCode() == 412 || service.statusCode() == 409)) {
+                return false;
+            }
             if (e instanceof NoSuchKeyException || (e instanceof AwsServiceException service && service.statusCode() == 404 && !"NoSuchBucket".equals(S3Errors.errorCode(service)))) {
-                return;
+                return true;
             }
             throw S3Errors.translateWrite("s3:DeleteObject", location, e);
         }

@@ -1,11 +1,13 @@
 package io.parquetbloom.table;
 
+import com.google.common.collect.ImmutableList;
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.Duration;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.concurrent.TimeUnit.MINUTES;
@@ -17,12 +19,15 @@ import static java.util.concurrent.TimeUnit.SECONDS;
  */
 public class LakeConfig
 {
+    public static final String ANY_LOCATION = "*";
     private static final String LOCATION_PATTERN = "s3a?://[a-z0-9][a-z0-9.\\-_]{1,254}(/.*)?";
 
     private String location;
     private String tableRegistryLocation;
     private String keyIndexLocation;
-    private boolean registerTableProcedureEnabled = true;
+    private boolean registerTableProcedureEnabled;
+    private List<String> registerTableAllowedLocations = ImmutableList.of();
+    private boolean registerTableAllowAliases;
     private boolean schemaUnionByName;
     private Duration listingCacheTtl = new Duration(0, SECONDS);
     private Duration sharedListingMaxAge = new Duration(10, SECONDS);
@@ -92,10 +97,43 @@ public class LakeConfig
     }
 
     @Config("register-table-procedure.enabled")
-    @ConfigDescription("Allow CALL system.register_table and system.unregister_table (each still checked by access control as CREATE TABLE and DROP TABLE)")
+    @ConfigDescription("Allow CALL system.register_table and system.unregister_table, and CREATE SCHEMA and DROP SCHEMA of the schemas registered tables are in (each still checked by access control). Off by default, as in Trino's Iceberg and Delta Lake connectors: a registration gives a second name to whatever it points to")
     public LakeConfig setRegisterTableProcedureEnabled(boolean registerTableProcedureEnabled)
     {
         this.registerTableProcedureEnabled = registerTableProcedureEnabled;
+        return this;
+    }
+
+    @NotNull
+    public List<String> getRegisterTableAllowedLocations()
+    {
+        return registerTableAllowedLocations;
+    }
+
+    @Config("register-table-procedure.allowed-locations")
+    @ConfigDescription("Comma-separated s3:// prefixes a registered table may be at (default: only below location), or * for anywhere the catalog's credentials reach; a registration elsewhere is refused, and one already recorded elsewhere is not read")
+    public LakeConfig setRegisterTableAllowedLocations(List<String> registerTableAllowedLocations)
+    {
+        this.registerTableAllowedLocations = ImmutableList.copyOf(registerTableAllowedLocations);
+        return this;
+    }
+
+    @AssertTrue(message = "register-table-procedure.allowed-locations must be s3://bucket/ or s3://bucket/prefix/ locations")
+    public boolean isRegisterTableAllowedLocationsValid()
+    {
+        return registerTableAllowedLocations.stream().allMatch(allowed -> allowed.equals(ANY_LOCATION) || allowed.matches(LOCATION_PATTERN));
+    }
+
+    public boolean isRegisterTableAllowAliases()
+    {
+        return registerTableAllowAliases;
+    }
+
+    @Config("register-table-procedure.allow-aliases")
+    @ConfigDescription("Allow a registration at, inside or containing another table's location (a second name for its files, which access rules on the first name do not cover)")
+    public LakeConfig setRegisterTableAllowAliases(boolean registerTableAllowAliases)
+    {
+        this.registerTableAllowAliases = registerTableAllowAliases;
         return this;
     }
 

@@ -10,6 +10,7 @@ import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.cache.EvictableCacheBuilder;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.Domain;
 
@@ -29,6 +30,10 @@ import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_AMBIGUOUS_LOCA
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_TABLE_EMPTY;
 import static io.trino.cache.CacheUtils.invalidateAllIf;
 import static io.trino.cache.CacheUtils.uncheckedCacheGet;
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.PERMISSION_DENIED;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static java.util.Objects.requireNonNull;
 import static java.util.stream.Collectors.joining;
 
@@ -52,8 +57,12 @@ public class LakeTables
     private final Cache<SchemaTableName, Optional<S3Location>> locations;
     private final Cache<ShapeKey, Optional<TableShape>> shapes;
     private final SharedListings sharedListings;
+    private final RegistrationPolicy registrationPolicy;
+    private final FormatAncestors formatAncestors;
+    private final boolean registrationEnabled;
 
-    private record ShapeKey(SchemaTableName table, boolean unionByName) {}
+    // keyed by where the shape was read: a name registered elsewhere since (by any cluster) is read anew
+    private record ShapeKey(SchemaTableName table, S3Location location, boolean unionByName) {}
 
     public LakeTables(LakeConfig config, S3ObjectStore store, CompanionFolder companionFolder)
     {
@@ -69,6 +78,9 @@ public class LakeTables
         this.partitionFolders = new PartitionFolders(store, lister);
         this.root = S3Location.parse(config.getLocation()).asPrefix();
         this.companionFolder = requireNonNull(companionFolder, "companionFolder is null");
+        this.registrationPolicy = new RegistrationPolicy(config);
+        this.registrationEnabled = config.isRegisterTableProcedureEnabled();
+        this.formatAncestors = new FormatAncestors(store, config.getSchemaCacheTtl());
         long ttlMillis = config.getListingCacheTtl().toMillis();
         this.listings = listingCache(ttlMillis);
         this.locations = listingCache(ttlMillis);
@@ -120,7 +132,38 @@ public class LakeTables
     {
         List<String> rootFolders = store.listChildPrefixes(root, stats);
         return matchFolder(root, rootFolders, schema).isPresent()
-                || (registry.mayHoldTables(rootFolders) && !registry.listTables(schema, stats).isEmpty());
+                || (registry.mayHoldTables(rootFolders) && registry.schemaExists(schema, stats));
+    }
+
+    /**
+     * Records {@code schema} for registered tables ({@code CREATE SCHEMA}): a registration never creates one.
+     */
+    public void createSchema(String schema, S3RequestStats stats)
+    {
+        checkRegistrationEnabled("CREATE SCHEMA");
+        RegistrationPolicy.checkName("schema", schema);
+        if (schemaExists(schema, stats) || !registry.createSchema(schema, stats)) {
+            throw new TrinoException(ALREADY_EXISTS, "Schema %s already exists".formatted(schema));
+        }
+    }
+
+    /**
+     * Forgets a schema {@link #createSchema} recorded ({@code DROP SCHEMA}); one holding registered tables, or that is
+     * a folder of the lake, stays.
+     */
+    public void dropSchema(String schema, S3RequestStats stats)
+    {
+        checkRegistrationEnabled("DROP SCHEMA");
+        List<String> rootFolders = store.listChildPrefixes(root, stats);
+        if (matchFolder(root, rootFolders, schema).isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "Schema %s is the folder %s of the lake; it goes away when that folder does".formatted(schema, root.child(schema).asPrefix()));
+        }
+        if (!registry.listTables(schema, stats).isEmpty()) {
+            throw new TrinoException(SCHEMA_NOT_EMPTY, "Schema %s holds registered tables; unregister_table them first".formatted(schema));
+        }
+        if (!registry.dropSchema(schema, stats)) {
+            throw new SchemaNotFoundException(schema);
+        }
     }
 
     /**
@@ -136,6 +179,9 @@ public class LakeTables
             if (registry.mayHoldTables(rootFolders)) {
                 Optional<S3Location> registered = registry.find(name, stats);
                 if (registered.isPresent()) {
+                    // as at registration: a narrowed allow-list, or a table format's folder made above it since
+                    registrationPolicy.checkAllowed(name, registered.get());
+                    formatAncestors.check(name, registered.get(), stats);
                     return registered;
                 }
             }
@@ -161,12 +207,70 @@ public class LakeTables
      */
     public void register(SchemaTableName name, S3Location location, S3RequestStats stats)
     {
+        RegistrationPolicy.checkName("schema", name.getSchemaName());
+        RegistrationPolicy.checkName("table", name.getTableName());
+        RegistrationPolicy.checkLocation(name, location);
+        registrationPolicy.checkAllowed(name, location);
+        if (!schemaExists(name.getSchemaName(), stats)) {
+            throw new SchemaNotFoundException(name.getSchemaName(), "Schema %s does not exist; a registration never creates one (CREATE SCHEMA it first)".formatted(name.getSchemaName()));
+        }
+        formatAncestors.checkNow(name, location, stats);
+        if (!registrationPolicy.allowsAliases()) {
+            checkNoOtherTable(name, location.asPrefix(), stats);
+        }
         LakeTable table = listTable(name, location.asPrefix(), stats);
         if (table.files().isEmpty()) {
             throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Cannot register %s: %s holds no data files (see the README's Tables section for which objects are data)".formatted(name, location.asPrefix()));
         }
         registry.register(name, location, stats);
         flushListings(name::equals);
+    }
+
+    private void checkRegistrationEnabled(String statement)
+    {
+        if (!registrationEnabled) {
+            throw new TrinoException(NOT_SUPPORTED, "%s records schemas of registered tables, and registering tables is off in this catalog (register-table-procedure.enabled=false); the lake's own schemas are its folders".formatted(statement));
+        }
+    }
+
+    /**
+     * Refuses a registration at, inside or containing another table's location: a second name for the same files
+     * escapes the access rules, row filters and column masks of the first, and its key index procedures would write
+     * into the other table's index folder.
+     */
+    private void checkNoOtherTable(SchemaTableName name, S3Location location, S3RequestStats stats)
+    {
+        registry.listAll(stats).forEach((other, otherLocation) -> {
+            if (RegistrationPolicy.overlaps(location, otherLocation)) {
+                throw aliasError(name, location, other.toString(), otherLocation);
+            }
+        });
+        if (!RegistrationPolicy.overlaps(location, root)) {
+            return;
+        }
+        if (RegistrationPolicy.contains(root, location) && !location.equals(root)) {
+            // inside the layout: <root>/<schema>/<table>/ is a table when neither name is hidden or a partition
+            String[] segments = location.key().substring(root.key().length()).split("/");
+            if (segments.length >= 2 && !isHidden(segments[0]) && !isHidden(segments[1])) {
+                throw aliasError(name, location, "%s.%s".formatted(segments[0].toLowerCase(Locale.ROOT), segments[1].toLowerCase(Locale.ROOT)), root.child(segments[0]).child(segments[1]).asPrefix());
+            }
+            if (segments.length == 1 && !isHidden(segments[0]) && !visibleLowerCase(store.listChildPrefixes(location, stats)).isEmpty()) {
+                throw aliasError(name, location, "the tables of schema " + segments[0].toLowerCase(Locale.ROOT), location);
+            }
+            return;
+        }
+        // the lake's root or above it: every table the layout finds is inside
+        for (String schema : visibleLowerCase(store.listChildPrefixes(root, stats))) {
+            if (!listTables(schema, stats).isEmpty()) {
+                throw aliasError(name, location, "the tables of schema " + schema, root.child(schema).asPrefix());
+            }
+        }
+    }
+
+    private static TrinoException aliasError(SchemaTableName name, S3Location location, String other, S3Location otherLocation)
+    {
+        return new TrinoException(PERMISSION_DENIED, "Cannot register %s at %s: it is at, inside or contains %s (%s), and a second name for its files would escape that table's access rules (register-table-procedure.allow-aliases=true allows it)".formatted(
+                name, location.asPrefix(), other, otherLocation));
     }
 
     /**
@@ -201,6 +305,7 @@ public class LakeTables
         invalidateAllIf(locations, tables);
         invalidateAllIf(listings, tables);
         invalidateAllIf(shapes, key -> tables.test(key.table()));
+        formatAncestors.flush();
         sharedListings.forget(tables);
     }
 
@@ -229,12 +334,12 @@ public class LakeTables
     }
 
     /**
-     * The table's shape, from {@code metadata.schema-cache-ttl} ago at most, else from {@code loader} (which lists
-     * all its files).
+     * The shape of the table {@code name} in {@code location}, from {@code metadata.schema-cache-ttl} ago at most, else
+     * from {@code loader} (which lists all its files).
      */
-    public TableShape shape(SchemaTableName name, boolean unionByName, Supplier<TableShape> loader)
+    public TableShape shape(SchemaTableName name, S3Location location, boolean unionByName, Supplier<TableShape> loader)
     {
-        return cached(shapes, new ShapeKey(name, unionByName), () -> Optional.of(loader.get())).orElseThrow();
+        return cached(shapes, new ShapeKey(name, location.asPrefix(), unionByName), () -> Optional.of(loader.get())).orElseThrow();
     }
 
     /**
@@ -257,18 +362,25 @@ public class LakeTables
 
     /**
      * The files of the partitions of the table in {@code folder} that {@code partitionDomains} selects, listed now
-     * without listing the other partitions ({@link PartitionFolders}); never from the listing cache.
+     * without listing the other partitions ({@link PartitionFolders}), or with all the others where that walk would
+     * cost more LIST requests than the whole table's listing; never from the listing cache.
      *
-     * @param partitionColumns the table's partition columns, from a listing of all its files
+     * @param shape the table's shape, from a listing of all its files: its partition columns and how many files it had
      */
-    public LakeTable listPartitions(SchemaTableName name, S3Location folder, List<PartitionColumn> partitionColumns, Map<String, Domain> partitionDomains, S3RequestStats stats)
+    public LakeTable listPartitions(SchemaTableName name, S3Location folder, TableShape shape, Map<String, Domain> partitionDomains, S3RequestStats stats)
     {
         S3Location prefix = folder.asPrefix();
-        List<ListedObject> objects = partitionFolders.list(prefix, partitionColumns, partitionDomains, stats);
+        // what listing the whole table costs: its pages, and the listing of its folders that cuts them into ranges
+        long wholeListings = (shape.files() + store.listPageSize() - 1) / store.listPageSize() + 1;
+        List<ListedObject> objects = partitionFolders.list(prefix, shape.partitionColumns(), partitionDomains, wholeListings, stats)
+                .orElseGet(() -> {
+                    stats.recordPartitionListingFallback();
+                    return lister.list(prefix, stats);
+                });
         S3Location companion = companionFolder.of(name, prefix);
         // the companion folder is not a partition: listed on its own wherever it is
         List<ListedObject> companionObjects = store.listWithAges(companion, stats);
-        return TableListing.interpret(name, prefix, objects, companion, companionObjects, Optional.of(partitionColumns));
+        return TableListing.interpret(name, prefix, objects, companion, companionObjects, Optional.of(shape.partitionColumns()));
     }
 
     private static <K, T> Optional<T> cached(Cache<K, Optional<T>> cache, K name, Supplier<Optional<T>> loader)

@@ -1,30 +1,36 @@
 package io.parquetbloom.table;
 
+import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.ParallelTasks;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3ObjectStore.FolderListing;
 import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.spi.predicate.Domain;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The objects of a table's partitions that a predicate selects, listed without listing the others: from the table's
- * folder down, each partition level the predicate constrains is read with one delimited listing (its folders only),
- * and only the folders whose value the predicate admits are entered; at the first level it does not constrain, each
- * entered folder is listed whole. For {@code year = 2026 AND month = 3} over {@code year=/month=/day=/hour=} folders that
- * is the table's years, 2026's months and then March's objects: the cost follows the partitions a lookup reads, not
- * how many the table has.
+ * The objects of a table's partitions that a predicate selects, listed without listing the others. From the table's
+ * folder down, a folder where the next partition level's column is constrained is read with one delimited listing
+ * (its folders and the objects directly in it), and each folder found is treated as {@link PartitionPaths#step} says:
+ * a folder of that column whose value the predicate rejects is not entered; any other (a plain {@code raw/} or
+ * {@code archive/}, a folder of another key) is entered, so that exactly the files the whole listing would take
+ * with these values are found, wherever plain folders sit. A folder where no constrained level is left is listed
+ * whole. For {@code year = 2026 AND month = 3} over {@code year=/month=/day=/hour=} folders that is the table's
+ * years, 2026's months and then March's objects: the cost follows the partitions a lookup reads.
  * <p>
- * A folder value is read as the table's partition column reads it ({@link PartitionValues}); one that does not parse
- * as the column's type is entered (it may hold rows the predicate wants: never drop what cannot be decided). Folders
- * that are not partitions of that level (another key, hidden names) hold no rows of the table at this level.
+ * The folders of one level are listed side by side ({@value TableObjectLister#MAX_PARALLEL_LISTINGS} at a time); when
+ * the walk would send more LIST requests than listing the whole table takes, it stops and the caller lists whole.
  */
 final class PartitionFolders
 {
@@ -37,54 +43,84 @@ final class PartitionFolders
         this.lister = requireNonNull(lister, "lister is null");
     }
 
+    private record Folder(S3Location location, int level) {}
+
     /**
      * @param partitionColumns the table's partition columns, outermost folder level first
      * @param domains the predicate on partition columns, by column name
+     * @param maxListings the LIST requests past which the whole table is cheaper to list
+     * @return the objects, or empty where the walk would cost more than {@code maxListings}
      */
-    List<ListedObject> list(S3Location tablePrefix, List<PartitionColumn> partitionColumns, Map<String, Domain> domains, S3RequestStats stats)
+    Optional<List<ListedObject>> list(S3Location tablePrefix, List<PartitionColumn> partitionColumns, Map<String, Domain> domains, long maxListings, S3RequestStats stats)
     {
         List<ListedObject> objects = new ArrayList<>();
-        collect(tablePrefix.asPrefix(), 0, partitionColumns, domains, objects, stats);
-        return objects;
-    }
-
-    private void collect(S3Location folder, int level, List<PartitionColumn> partitionColumns, Map<String, Domain> domains, List<ListedObject> objects, S3RequestStats stats)
-    {
-        Optional<Domain> domain = level < partitionColumns.size() ? Optional.ofNullable(domains.get(partitionColumns.get(level).name())) : Optional.empty();
-        if (domain.isEmpty() || domain.get().isAll()) {
-            objects.addAll(lister.list(folder, stats));
-            return;
-        }
-        PartitionColumn column = partitionColumns.get(level);
-        for (String child : store.listChildPrefixes(folder, stats)) {
-            if (admits(column, domain.get(), child)) {
-                collect(folder.child(child).asPrefix(), level + 1, partitionColumns, domains, objects, stats);
+        List<Folder> frontier = List.of(new Folder(tablePrefix.asPrefix(), 0));
+        long listings = 0;
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            BoundedExecutor executor = new BoundedExecutor(threads, TableObjectLister.MAX_PARALLEL_LISTINGS - 1);
+            while (!frontier.isEmpty()) {
+                listings += frontier.size();
+                if (listings > maxListings) {
+                    return Optional.empty();
+                }
+                List<Callable<Step>> steps = frontier.stream()
+                        .<Callable<Step>>map(folder -> () -> step(folder, partitionColumns, domains, stats))
+                        .toList();
+                List<Folder> next = new ArrayList<>();
+                for (Step step : ParallelTasks.runAll(steps, executor)) {
+                    objects.addAll(step.objects());
+                    next.addAll(step.folders());
+                }
+                frontier = next;
             }
         }
+        return Optional.of(objects);
+    }
+
+    private record Step(List<ListedObject> objects, List<Folder> folders) {}
+
+    /**
+     * One folder's listing: whole where no constrained level is left below it, else its objects and the folders to
+     * enter.
+     */
+    private Step step(Folder folder, List<PartitionColumn> partitionColumns, Map<String, Domain> domains, S3RequestStats stats)
+    {
+        Optional<Domain> domain = constraint(folder.level(), partitionColumns, domains);
+        if (domain.isEmpty()) {
+            return new Step(lister.list(folder.location(), stats), List.of());
+        }
+        PartitionColumn column = partitionColumns.get(folder.level());
+        FolderListing listing = store.listFolder(folder.location(), stats);
+        List<Folder> folders = new ArrayList<>();
+        List<ListedObject> objects = new ArrayList<>(listing.objects());
+        for (String child : listing.folders()) {
+            S3Location location = folder.location().child(child).asPrefix();
+            switch (PartitionPaths.step(column, domain.get(), child)) {
+                case SKIP -> {}
+                case ENTER -> folders.add(new Folder(location, folder.level()));
+                case NEXT_LEVEL -> folders.add(new Folder(location, folder.level() + 1));
+                // rare (a table format's folder): listed here, its objects fail the listing as the whole one's would
+                case LIST_WHOLE -> objects.addAll(lister.list(location, stats));
+            }
+        }
+        return new Step(objects, folders);
     }
 
     /**
-     * Whether the folder {@code name} ({@code key=value}) of {@code column}'s level may hold rows {@code domain} admits.
+     * The predicate on the partition column of {@code level} or any below it, if it constrains one; empty where the
+     * rest of the path is unconstrained (then listing whole costs less than walking).
      */
-    static boolean admits(PartitionColumn column, Domain domain, String name)
+    private static Optional<Domain> constraint(int level, List<PartitionColumn> partitionColumns, Map<String, Domain> domains)
     {
-        if (DataFileNames.isHidden(name)) {
-            return false;
+        if (level >= partitionColumns.size()) {
+            return Optional.empty();
         }
-        int equals = name.indexOf('=');
-        if (equals <= 0 || !TableListing.unescape(name.substring(0, equals)).toLowerCase(Locale.ROOT).equals(column.name())) {
-            return false;
+        boolean constrainedBelow = partitionColumns.subList(level, partitionColumns.size()).stream()
+                .map(column -> domains.get(column.name()))
+                .anyMatch(domain -> domain != null && !domain.isAll());
+        if (!constrainedBelow) {
+            return Optional.empty();
         }
-        String value = TableListing.unescape(name.substring(equals + 1));
-        Optional<String> partitionValue = value.equals(PartitionValues.HIVE_DEFAULT_PARTITION) ? Optional.empty() : Optional.of(value);
-        Object nativeValue;
-        try {
-            nativeValue = PartitionValues.toNativeValue(column.type(), partitionValue);
-        }
-        catch (RuntimeException e) {
-            // not of the column's type: whatever reads its files decides, not this listing
-            return true;
-        }
-        return domain.includesNullableValue(nativeValue);
+        return Optional.of(domains.getOrDefault(partitionColumns.get(level).name(), Domain.all(partitionColumns.get(level).type())));
     }
 }

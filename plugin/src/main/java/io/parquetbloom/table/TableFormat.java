@@ -1,6 +1,7 @@
 package io.parquetbloom.table;
 
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Table formats whose folders hold Parquet files that are not all part of the table: a rewritten or removed file
@@ -10,19 +11,24 @@ import java.util.Optional;
  */
 public enum TableFormat
 {
-    DELTA_LAKE("Delta Lake", "_delta_log/", "delta_lake"),
-    ICEBERG("Iceberg", "metadata/*.metadata.json", "iceberg"),
-    HUDI("Hudi", ".hoodie/", "hudi");
+    DELTA_LAKE("Delta Lake", "_delta_log/", "Read it with Trino's Delta Lake connector (connector.name=delta_lake)"),
+    ICEBERG("Iceberg", "metadata/*.metadata.json", "Read it with Trino's Iceberg connector (connector.name=iceberg)"),
+    HUDI("Hudi", ".hoodie/ or .hoodie_partition_metadata", "Read it with Trino's Hudi connector (connector.name=hudi)"),
+    SPARK_STREAMING("Spark structured streaming sink", "_spark_metadata/", "Its log names the files of committed batches; files of failed batches stay beside them. Read it through the engine that wrote it, or register a folder that holds only committed files"),
+    HIVE_TRANSACTIONAL("Hive transactional", "base_N/ or delta_N_M/ folders", "Read it with Trino's Hive connector (connector.name=hive) through its metastore");
+
+    // Hive ACID's folders: base_<writeId>[_v<visibility>], [delete_]delta_<min>_<max>[_<statement>][_v<visibility>]
+    private static final Pattern HIVE_TRANSACTIONAL_FOLDER = Pattern.compile("(base_[0-9]+|(delete_)?delta_[0-9]+_[0-9]+(_[0-9]+)?)(_v[0-9]+)?");
 
     private final String displayName;
     private final String marker;
-    private final String connectorName;
+    private final String advice;
 
-    TableFormat(String displayName, String marker, String connectorName)
+    TableFormat(String displayName, String marker, String advice)
     {
         this.displayName = displayName;
         this.marker = marker;
-        this.connectorName = connectorName;
+        this.advice = advice;
     }
 
     public String displayName()
@@ -39,43 +45,74 @@ public enum TableFormat
     }
 
     /**
-     * The {@code connector.name} of the Trino connector that reads the format through its own metadata.
+     * How the format's tables are read instead, as the error says it.
      */
-    public String connectorName()
+    public String advice()
     {
-        return connectorName;
+        return advice;
     }
 
     /**
      * A format's folder found in an object's key below a table's folder.
      *
-     * @param folderSegments how many leading segments of the key name the format table's own folder
+     * @param folderSegments how many leading segments of the key name the format table's own folder (or, for a
+     * marker of a partition folder, that folder)
      */
     public record Found(TableFormat format, int folderSegments) {}
 
     /**
      * The table format an object's key shows, from its path below the table's folder: an object in a
-     * {@code _delta_log/} or {@code .hoodie/} folder, or an Iceberg {@code *.metadata.json} in a {@code metadata/}
-     * folder, at any depth (a format table nested in a plain table's folder is as dangerous as one at its root).
+     * {@code _delta_log/}, {@code .hoodie/} or {@code _spark_metadata/} folder, Hudi's
+     * {@code .hoodie_partition_metadata}, an Iceberg {@code *.metadata.json} (or gzipped) in a {@code metadata/}
+     * folder, or an object in a Hive transactional {@code base_N/} or {@code delta_N_M/} folder, at any depth (a format
+     * table nested in a plain table's folder is as dangerous as one at its root).
      */
     public static Optional<Found> detect(String[] segments)
     {
-        for (int i = 0; i < segments.length - 1; i++) {
-            switch (segments[i]) {
-                case "_delta_log" -> {
-                    return Optional.of(new Found(DELTA_LAKE, i));
-                }
-                case ".hoodie" -> {
-                    return Optional.of(new Found(HUDI, i));
-                }
-                case "metadata" -> {
-                    if (i == segments.length - 2 && segments[i + 1].endsWith(".metadata.json")) {
-                        return Optional.of(new Found(ICEBERG, i));
-                    }
-                }
-                default -> {}
+        int last = segments.length - 1;
+        if (segments[last].equals(".hoodie_partition_metadata")) {
+            return Optional.of(new Found(HUDI, last));
+        }
+        for (int i = 0; i < last; i++) {
+            Optional<TableFormat> folderFormat = ofFolder(segments[i]);
+            if (folderFormat.isPresent()) {
+                return Optional.of(new Found(folderFormat.get(), i));
+            }
+            if (segments[i].equals("metadata") && i == last - 1 && isIcebergMetadataFile(segments[last])) {
+                return Optional.of(new Found(ICEBERG, i));
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The format a folder of this name belongs to, by its name alone: {@code _delta_log}, {@code .hoodie},
+     * {@code _spark_metadata}, Hive's transactional folders.
+     */
+    public static Optional<TableFormat> ofFolder(String name)
+    {
+        return switch (name) {
+            case "_delta_log" -> Optional.of(DELTA_LAKE);
+            case ".hoodie" -> Optional.of(HUDI);
+            case "_spark_metadata" -> Optional.of(SPARK_STREAMING);
+            default -> HIVE_TRANSACTIONAL_FOLDER.matcher(name).matches() ? Optional.of(HIVE_TRANSACTIONAL) : Optional.empty();
+        };
+    }
+
+    /**
+     * Whether a hidden folder of this name is a table format's (and so must fail a listing rather than be skipped).
+     */
+    public static boolean isMarkerFolder(String name)
+    {
+        return ofFolder(name).isPresent();
+    }
+
+    /**
+     * Iceberg's table metadata, as writers name it: {@code <n>-<uuid>.metadata.json}, {@code v<n>.metadata.json},
+     * gzipped as {@code .metadata.json.gz} or {@code .gz.metadata.json}.
+     */
+    public static boolean isIcebergMetadataFile(String name)
+    {
+        return name.endsWith(".metadata.json") || name.endsWith(".metadata.json.gz");
     }
 }

@@ -9,9 +9,7 @@ import io.trino.spi.connector.SchemaTableName;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,22 +45,28 @@ final class TableListing
         String firstFile = null;
         List<LakeFile> files = new ArrayList<>();
         List<ListedObject> companions = new ArrayList<>(companionObjects);
+        // a table format's folder is named before anything about the files: their folders are the format's, not ours
+        for (ListedObject listed : objects) {
+            if (!isCompanion(listed, companionFolder)) {
+                String[] segments = relativeSegments(prefix, listed);
+                Optional<TableFormat.Found> format = TableFormat.detect(segments);
+                if (format.isPresent()) {
+                    throw unsupportedFormat(name, prefix, segments, format.get());
+                }
+            }
+        }
         for (ListedObject listed : objects) {
             S3ObjectInfo object = listed.object();
             String relativePath = object.location().key().substring(prefix.key().length());
-            if (listed.key().startsWith(companionFolder.key()) && object.location().bucket().equals(companionFolder.bucket())) {
+            if (isCompanion(listed, companionFolder)) {
                 companions.add(listed);
                 continue;
             }
             String[] segments = relativePath.split("/", -1);
-            Optional<TableFormat.Found> format = TableFormat.detect(segments);
-            if (format.isPresent()) {
-                throw unsupportedFormat(name, prefix, segments, format.get());
-            }
             if (!DataFileNames.isDataFile(segments, object.size())) {
                 continue;
             }
-            Map<String, Optional<String>> partitions = partitionValues(segments);
+            Map<String, Optional<String>> partitions = PartitionPaths.partitionValues(segments, object.location().toString());
             List<String> keys = List.copyOf(partitions.keySet());
             if (partitionKeys == null) {
                 partitionKeys = keys;
@@ -82,18 +86,14 @@ final class TableListing
         return new LakeTable(name, prefix, files, partitionColumns, companionFolder, companions);
     }
 
-    private static Map<String, Optional<String>> partitionValues(String[] segments)
+    private static boolean isCompanion(ListedObject listed, S3Location companionFolder)
     {
-        Map<String, Optional<String>> partitions = new LinkedHashMap<>();
-        for (int i = 0; i < segments.length - 1; i++) {
-            int equals = segments[i].indexOf('=');
-            if (equals > 0) {
-                String value = unescape(segments[i].substring(equals + 1));
-                partitions.put(unescape(segments[i].substring(0, equals)).toLowerCase(Locale.ROOT),
-                        value.equals(PartitionValues.HIVE_DEFAULT_PARTITION) ? Optional.empty() : Optional.of(value));
-            }
-        }
-        return partitions;
+        return listed.key().startsWith(companionFolder.key()) && listed.object().location().bucket().equals(companionFolder.bucket());
+    }
+
+    private static String[] relativeSegments(S3Location prefix, ListedObject listed)
+    {
+        return listed.key().substring(prefix.key().length()).split("/", -1);
     }
 
     private static List<PartitionColumn> partitionColumns(List<String> partitionKeys, List<LakeFile> files)
@@ -115,9 +115,17 @@ final class TableListing
     {
         String formatFolder = prefix.key() + String.join("/", Arrays.asList(segments).subList(0, found.folderSegments()));
         S3Location formatTable = new S3Location(prefix.bucket(), formatFolder).asPrefix();
-        return new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT, ("Table %s: %s is a %s table (it holds %s), whose folder keeps files that are no longer part of the table; " +
-                "this connector reads plain Parquet folders only and would return their rows. Read it with Trino's %s connector (connector.name=%s)").formatted(
-                name, formatTable, found.format().displayName(), found.format().marker(), found.format().displayName(), found.format().connectorName()));
+        return unsupportedFormat(name, formatTable, found.format());
+    }
+
+    /**
+     * The error for a table whose files are (or are inside) a folder of {@code format}.
+     */
+    static TrinoException unsupportedFormat(SchemaTableName name, S3Location formatFolder, TableFormat format)
+    {
+        return new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT, ("Table %s: %s is a %s table (it holds %s), whose folders keep files that are no longer part of the table; " +
+                "this connector reads plain Parquet folders only and would return their rows. %s").formatted(
+                name, formatFolder, format.displayName(), format.marker(), format.advice()));
     }
 
     /**

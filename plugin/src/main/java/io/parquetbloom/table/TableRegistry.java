@@ -1,11 +1,13 @@
 package io.parquetbloom.table;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3ObjectStore.PutCondition;
+import io.parquetbloom.s3.S3ObjectStore.StoredObject;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
@@ -14,6 +16,7 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 import static io.airlift.json.JsonCodec.jsonCodec;
@@ -37,6 +40,7 @@ public class TableRegistry
 {
     public static final String DEFAULT_FOLDER = "_parquet_bloom_registry";
     private static final String SUFFIX = ".json";
+    private static final String SCHEMA_MARKER = ".schema";
     private static final JsonCodec<TableRegistration> CODEC = jsonCodec(TableRegistration.class);
 
     private final S3ObjectStore store;
@@ -73,10 +77,75 @@ public class TableRegistry
      */
     public Optional<S3Location> find(SchemaTableName name, S3RequestStats stats)
     {
+        return findRegistration(name, stats).map(Registered::location);
+    }
+
+    /**
+     * A registered table's location and the version of its registration (the entry's ETag).
+     */
+    public record Registered(S3Location location, String version) {}
+
+    /**
+     * The registration of {@code name} with its version, with one GET.
+     */
+    public Optional<Registered> findRegistration(SchemaTableName name, S3RequestStats stats)
+    {
         S3Location entry = entry(name);
         return store.readWhole(entry, stats)
-                .map(object -> parse(entry, object.bytes()))
-                .map(registration -> S3Location.parse(registration.location()).asPrefix());
+                .map(object -> new Registered(S3Location.parse(parse(entry, object.bytes()).location()).asPrefix(), object.etag()));
+    }
+
+    /**
+     * Every registered table's location: one listing of the registry and a GET per table (for a registration's
+     * checks, never for a query).
+     */
+    public Map<SchemaTableName, S3Location> listAll(S3RequestStats stats)
+    {
+        ImmutableMap.Builder<SchemaTableName, S3Location> tables = ImmutableMap.builder();
+        for (String schema : listSchemas(stats)) {
+            for (String table : listTables(schema, stats)) {
+                SchemaTableName name = new SchemaTableName(schema, table);
+                findRegistration(name, stats).ifPresent(registered -> tables.put(name, registered.location()));
+            }
+        }
+        return tables.buildKeepingLast();
+    }
+
+    /**
+     * Whether {@code schema} was created ({@code CREATE SCHEMA}) or holds registered tables.
+     */
+    public boolean schemaExists(String schema, S3RequestStats stats)
+    {
+        return !store.listWithAges(location.child(encode(schema)).asPrefix(), stats).isEmpty();
+    }
+
+    /**
+     * Records {@code schema} ({@code CREATE SCHEMA}) with a PUT conditional on its marker not existing.
+     *
+     * @return whether it was not recorded before
+     */
+    public boolean createSchema(String schema, S3RequestStats stats)
+    {
+        return store.write(schemaMarker(schema), new byte[0], new PutCondition.Absent(), stats).isPresent();
+    }
+
+    /**
+     * Forgets {@code schema} ({@code DROP SCHEMA}), which must hold no registered table.
+     *
+     * @return whether it was recorded
+     */
+    public boolean dropSchema(String schema, S3RequestStats stats)
+    {
+        S3Location marker = schemaMarker(schema);
+        Optional<StoredObject> stored = store.readWhole(marker, stats);
+        stored.ifPresent(_ -> store.delete(marker, stats));
+        return stored.isPresent();
+    }
+
+    // not a registration (no .json): the schema's folder exists while it holds no table
+    private S3Location schemaMarker(String schema)
+    {
+        return location.child(encode(schema) + "/" + SCHEMA_MARKER);
     }
 
     public List<String> listSchemas(S3RequestStats stats)
@@ -121,10 +190,14 @@ public class TableRegistry
     public boolean unregister(SchemaTableName name, S3RequestStats stats)
     {
         S3Location entry = entry(name);
-        if (store.readWhole(entry, stats).isEmpty()) {
+        Optional<StoredObject> stored = store.readWhole(entry, stats);
+        if (stored.isEmpty()) {
             return false;
         }
-        store.delete(entry, stats);
+        // only the registration read here: one made again since (by anyone) is not removed with it
+        if (!store.deleteIfMatches(entry, stored.get().etag(), stats)) {
+            throw new TrinoException(PARQUET_BLOOM_REGISTRY_ERROR, "Table %s was registered again while it was being unregistered (%s); nothing was removed, check where it points and call unregister_table again".formatted(name, entry));
+        }
         return true;
     }
 

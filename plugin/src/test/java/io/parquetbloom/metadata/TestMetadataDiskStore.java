@@ -140,6 +140,39 @@ final class TestMetadataDiskStore
     }
 
     /**
+     * A directory or marker others can write is refused as {@code ssh} refuses such a key file: whoever can write the
+     * marker chooses the key that authenticates entries, and could plant entries that prune real rows.
+     */
+    @Test
+    void refusesADirectoryOrMarkerOthersCanWrite()
+            throws IOException
+    {
+        Path tier = directory.resolve("tier");
+        MetadataConfig config = new MetadataConfig().setMetadataCacheDiskDirectory(tier.toString());
+        new MetadataDiskStore(config);
+        Path marker;
+        try (var files = Files.list(tier)) {
+            marker = files.filter(file -> file.getFileName().toString().startsWith(".")).findFirst().orElseThrow();
+        }
+        Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertThatThrownBy(() -> new MetadataDiskStore(config))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("can be written by its group or others (rw-rw-rw-)");
+        Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(tier, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThatThrownBy(() -> new MetadataDiskStore(config))
+                .hasMessageContaining("the directory can be written by its group or others");
+        Files.setPosixFilePermissions(tier, PosixFilePermissions.fromString("rwx------"));
+        // a marker that is a link to a file someone else keeps
+        Path elsewhere = directory.resolve("planted-key");
+        Files.write(elsewhere, bytes(16, 9));
+        Files.delete(marker);
+        Files.createSymbolicLink(marker, elsewhere);
+        assertThatThrownBy(() -> new MetadataDiskStore(config))
+                .hasMessageContaining("is a symbolic link");
+    }
+
+    /**
      * In its own directory, the tier reads, adopts, evicts and deletes only files named as it names entries.
      */
     @Test

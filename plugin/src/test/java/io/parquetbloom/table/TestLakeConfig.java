@@ -3,6 +3,7 @@ package io.parquetbloom.table;
 import io.airlift.units.Duration;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
@@ -21,7 +22,9 @@ final class TestLakeConfig
                 .setLocation(null)
                 .setTableRegistryLocation(null)
                 .setKeyIndexLocation(null)
-                .setRegisterTableProcedureEnabled(true)
+                .setRegisterTableProcedureEnabled(false)
+                .setRegisterTableAllowedLocations(List.of())
+                .setRegisterTableAllowAliases(false)
                 .setSchemaUnionByName(false)
                 .setListingCacheTtl(new Duration(0, SECONDS))
                 .setSharedListingMaxAge(new Duration(10, SECONDS))
@@ -36,7 +39,9 @@ final class TestLakeConfig
                         "location", "s3://lake/warehouse/",
                         "table-registry.location", "s3://engine/registry/",
                         "key-index.location", "s3://engine/indexes/",
-                        "register-table-procedure.enabled", "false",
+                        "register-table-procedure.enabled", "true",
+                        "register-table-procedure.allowed-locations", "s3://lake/,s3://raw/firehose/",
+                        "register-table-procedure.allow-aliases", "true",
                         "schema.union-by-name", "true",
                         "metadata.listing-cache-ttl", "5m",
                         "metadata.shared-listing-max-age", "0s",
@@ -45,7 +50,9 @@ final class TestLakeConfig
                         .setLocation("s3://lake/warehouse/")
                         .setTableRegistryLocation("s3://engine/registry/")
                         .setKeyIndexLocation("s3://engine/indexes/")
-                        .setRegisterTableProcedureEnabled(false)
+                        .setRegisterTableProcedureEnabled(true)
+                        .setRegisterTableAllowedLocations(List.of("s3://lake/", "s3://raw/firehose/"))
+                        .setRegisterTableAllowAliases(true)
                         .setSchemaUnionByName(true)
                         .setListingCacheTtl(new Duration(5, MINUTES))
                         .setSharedListingMaxAge(new Duration(0, SECONDS))
@@ -62,5 +69,7 @@ final class TestLakeConfig
         assertThat(new LakeConfig().setTableRegistryLocation("s3://engine/registry/").isTableRegistryLocationValid()).isTrue();
         assertThat(new LakeConfig().setTableRegistryLocation("file:///tmp/registry").isTableRegistryLocationValid()).isFalse();
         assertThat(new LakeConfig().setKeyIndexLocation("hdfs://namenode/indexes").isKeyIndexLocationValid()).isFalse();
+        assertThat(new LakeConfig().setRegisterTableAllowedLocations(List.of("s3://lake/", "s3://raw/")).isRegisterTableAllowedLocationsValid()).isTrue();
+        assertThat(new LakeConfig().setRegisterTableAllowedLocations(List.of("s3://lake/", "/tmp")).isRegisterTableAllowedLocationsValid()).isFalse();
     }
 }

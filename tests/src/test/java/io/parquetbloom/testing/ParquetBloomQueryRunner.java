@@ -165,6 +165,11 @@ public final class ParquetBloomQueryRunner
                 // a hedged GET goes out when a GET is slower than most: tests that count requests exactly cannot have
                 // that; the fault tests and the differential test turn it on
                 .put("s3.hedged-reads.enabled", "false")
+                // the tests register tables anywhere in their own S3 server, and several names for one fixture's files;
+                // TestRegistrationSecurity checks what a catalog that sets none of these allows
+                .put("register-table-procedure.enabled", "true")
+                .put("register-table-procedure.allowed-locations", "*")
+                .put("register-table-procedure.allow-aliases", "true")
                 .putAll(extra)
                 .buildKeepingLast();
     }

@@ -12,6 +12,7 @@ import io.parquetbloom.table.LakeConfig;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.PartitionColumn;
+import io.parquetbloom.table.TableShape;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.spi.connector.SchemaTableName;
@@ -139,10 +140,12 @@ final class TestLakeListing
                 // the shape, from a listing of every file: hour is a varchar (0x07 is no integer), day a date
                 LakeTable whole = tables.getTable(name, location, new S3RequestStats());
                 assertThat(whole.partitionColumns()).containsExactly(new PartitionColumn("day", DATE), new PartitionColumn("hour", VARCHAR));
+                // as if the table were too large to list whole for less: the walk itself is measured
+                TableShape shape = new TableShape(List.of(), whole.partitionColumns(), 1_000_000);
 
                 // one day, one hour: the table's days, that day's hours, that hour's files, and the companion folder
                 S3RequestStats stats = new S3RequestStats();
-                LakeTable hour = tables.listPartitions(name, location, whole.partitionColumns(),
+                LakeTable hour = tables.listPartitions(name, location, shape,
                         Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay()), "hour", Domain.singleValue(VARCHAR, Slices.utf8Slice("7"))), stats);
                 assertThat(hour.files()).extracting(file -> file.object().location().key())
                         .containsExactlyInAnyOrderElementsOf(keys.stream().filter(key -> key.contains("day=2026-03-02/hour=7/")).toList());
@@ -152,7 +155,7 @@ final class TestLakeListing
 
                 // one day: its hours listed flat; the default partition and the odd value are that day's rows too
                 stats = new S3RequestStats();
-                LakeTable day = tables.listPartitions(name, location, whole.partitionColumns(), Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay())), stats);
+                LakeTable day = tables.listPartitions(name, location, shape, Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay())), stats);
                 assertThat(day.files()).extracting(file -> file.object().location().key())
                         .containsExactlyInAnyOrderElementsOf(whole.files().stream().map(file -> file.object().location().key()).filter(key -> key.contains("day=2026-03-02/")).toList());
                 assertThat(day.files()).hasSize(24 * 5 + 2);
@@ -160,16 +163,24 @@ final class TestLakeListing
                 // folders in 4 pages, eight key ranges side by side in 23 pages), and the companion folder (1)
                 assertThat(stats.listRequests()).as("page size %d", pageSize).isEqualTo(pageSize == 1000 ? 3 : 30);
 
-                // NULL hours of a day; and NULL hours of any day: the outer level is not constrained, so the table is
-                // listed whole (its callers match every file to the predicate)
-                LakeTable nullHours = tables.listPartitions(name, location, whole.partitionColumns(),
+                // NULL hours of a day; and NULL hours of any day: every day is entered, and only its NULL hours listed
+                LakeTable nullHours = tables.listPartitions(name, location, shape,
                         Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay()), "hour", Domain.onlyNull(VARCHAR)), new S3RequestStats());
                 assertThat(nullHours.files()).extracting(file -> file.object().location().key()).containsExactly(odd.getFirst());
-                LakeTable anyDay = tables.listPartitions(name, location, whole.partitionColumns(), Map.of("hour", Domain.onlyNull(VARCHAR)), new S3RequestStats());
-                assertThat(anyDay.files()).isEqualTo(whole.files());
-                LakeTable twoDays = tables.listPartitions(name, location, whole.partitionColumns(),
+                LakeTable anyDay = tables.listPartitions(name, location, shape, Map.of("hour", Domain.onlyNull(VARCHAR)), new S3RequestStats());
+                assertThat(anyDay.files()).extracting(file -> file.object().location().key()).containsExactly(odd.getFirst());
+                LakeTable twoDays = tables.listPartitions(name, location, shape,
                         Map.of("day", Domain.create(ValueSet.ofRanges(Range.greaterThanOrEqual(DATE, LocalDate.of(2026, 3, 2).toEpochDay())), false)), new S3RequestStats());
                 assertThat(twoDays.files()).hasSize(2 * 24 * 5 + 2);
+
+                // with the table's own size, a walk that would cost more LIST requests than its whole listing lists it
+                // whole (at 1,000 keys a page the table is one page; at 7, 52 pages against 7 requests of the walk)
+                stats = new S3RequestStats();
+                TableShape actual = new TableShape(List.of(), whole.partitionColumns(), whole.files().size());
+                LakeTable hourAgain = tables.listPartitions(name, location, actual,
+                        Map.of("day", Domain.singleValue(DATE, LocalDate.of(2026, 3, 2).toEpochDay()), "hour", Domain.singleValue(VARCHAR, Slices.utf8Slice("7"))), stats);
+                assertThat(stats.partitionListingFallbacks()).as("page size %d", pageSize).isEqualTo(pageSize == 1000 ? 1 : 0);
+                assertThat(hourAgain.files().size()).isEqualTo(pageSize == 1000 ? whole.files().size() : 5);
             }
         }
     }

@@ -85,6 +85,8 @@ final class TestRealLakes
         QueryRunner runner = ParquetBloomQueryRunner.builder().withEndpoint(proxy.endpoint()).build();
         runner.installPlugin(new MemoryPlugin());
         runner.createCatalog("memory", "memory", Map.of());
+        // a registration never creates a schema (ref is a folder of the lake, race is not)
+        runner.execute("CREATE SCHEMA lake.race");
         // the reference lake's own layout: year/month folders directly at the bucket root, named as a table
         runner.execute("CALL lake.system.register_table(schema_name => 'ref', table_name => 'readings', table_location => 's3://%s/')".formatted(PROD));
         runner.execute("CALL lake.system.register_table('ref', 'spark_out', 's3://lake/exports/2026/Q1 a+b/run=7/out/')");
@@ -450,11 +452,16 @@ final class TestRealLakes
     void requestsOfRegisteringAndUnregistering()
     {
         String catalog = coldCatalog();
+        getQueryRunner().execute("CREATE SCHEMA %s.ops".formatted(catalog));
         // the name is free (the root's folders show the registry, whose object for it is absent; no folder 'ops'), the
-        // location is listed once to check it holds data, then one conditional PUT
+        // schema exists (the root's folders again, then the registry's folder of it), the location (a bucket root:
+        // no folder above it to hold a table format's marker) is listed once to check it holds data, then one
+        // conditional PUT
         assertRequests(catalog, "CALL %s.system.register_table('ops', 'readings', 's3://%s/')".formatted(catalog, PROD), ImmutableMultiset.of(
                 new Request("LIST", "lake", "warehouse/"),
                 new Request("GET", "lake", REGISTRY + "ops/readings.json"),
+                new Request("LIST", "lake", "warehouse/"),
+                new Request("LIST", "lake", REGISTRY + "ops/"),
                 new Request("LIST", PROD, ""),
                 new Request("PUT", "lake", REGISTRY + "ops/readings.json")));
         assertRequests(catalog, "CALL %s.system.unregister_table('ops', 'readings')".formatted(catalog), ImmutableMultiset.of(
@@ -526,6 +533,7 @@ final class TestRealLakes
                 "key-index.location", "s3://%s/indexes/".formatted(ENGINE))));
         List<String> before = keys(READ_ONLY);
         proxy.reset();
+        getQueryRunner().execute("CREATE SCHEMA read_only.telemetry");
         getQueryRunner().execute("CALL read_only.system.register_table('telemetry', 'readings', 's3://%s/')".formatted(READ_ONLY));
         getQueryRunner().execute("CALL read_only.system.create_key_index('telemetry', 'readings', 'device_id')");
         assertThat(computeActual("SELECT event_timestamp FROM read_only.telemetry.readings WHERE device_id = '%s'".formatted(device(1_321))).getOnlyColumnAsSet())

@@ -34,7 +34,7 @@ final class Procedures
     static void checkRegistrationEnabled(boolean enabled, String procedure)
     {
         if (!enabled) {
-            throw new TrinoException(PERMISSION_DENIED, "%s procedure is disabled (register-table-procedure.enabled=false)".formatted(procedure));
+            throw new TrinoException(PERMISSION_DENIED, "%s procedure is disabled: a catalog administrator turns it on with register-table-procedure.enabled=true (and register-table-procedure.allowed-locations for locations outside the catalog's location)".formatted(procedure));
         }
     }
 
