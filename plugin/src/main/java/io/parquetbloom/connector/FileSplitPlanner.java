@@ -223,6 +223,7 @@ final class FileSplitPlanner
         ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
         metrics.put("s3ListRequests", new LongCount(listingStats.listRequests()));
         metrics.put("sharedListings", new LongCount(listingStats.sharedListings()));
+        metrics.put("partitionListings", new LongCount(listingStats.partitionListings()));
         metrics.put("partitionListingFallbacks", new LongCount(listingStats.partitionListingFallbacks()));
         metrics.put("s3PlanningGetRequests", new LongCount(listingStats.getRequests() + pruningRequests.getRequests()));
         metrics.put("s3PlanningBytesRead", new LongCount(listingStats.getBytes() + pruningRequests.getBytes()));

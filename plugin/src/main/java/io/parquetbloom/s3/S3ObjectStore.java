@@ -25,6 +25,7 @@ public class S3ObjectStore
     private final S3Listing listing;
     private final S3Reads reads;
     private final S3Writes writes;
+    private final ConditionalWrites conditionalWrites;
 
     @Inject
     public S3ObjectStore(S3Client client, S3Config config, S3Stats nodeStats)
@@ -44,6 +45,20 @@ public class S3ObjectStore
         this.listing = new S3Listing(this::sendList, listPageSize, nodeStats);
         this.reads = new S3Reads(client, customerKey, nodeStats, hedger);
         this.writes = new S3Writes(client, customerKey, nodeStats);
+        this.conditionalWrites = new ConditionalWrites(new ConditionalWrites.Writer()
+        {
+            @Override
+            public Optional<String> write(S3Location location, byte[] bytes, PutCondition condition, S3RequestStats stats)
+            {
+                return writes.write(location, bytes, condition, stats);
+            }
+
+            @Override
+            public void delete(S3Location location, S3RequestStats stats)
+            {
+                writes.delete(location, stats);
+            }
+        });
     }
 
     /**
@@ -154,6 +169,7 @@ public class S3ObjectStore
      */
     public Optional<String> write(S3Location location, Path file, PutCondition condition, long partSize, S3RequestStats stats)
     {
+        requireConditionsHonoured(location, condition, stats);
         return writes.write(location, file, condition, partSize, stats);
     }
 
@@ -162,7 +178,18 @@ public class S3ObjectStore
      */
     public Optional<String> write(S3Location location, byte[] bytes, PutCondition condition, S3RequestStats stats)
     {
+        requireConditionsHonoured(location, condition, stats);
         return writes.write(location, bytes, condition, stats);
+    }
+
+    /**
+     * A conditional write goes only to a store found to honour conditions ({@link ConditionalWrites}, once per bucket).
+     */
+    private void requireConditionsHonoured(S3Location location, PutCondition condition, S3RequestStats stats)
+    {
+        if (!(condition instanceof PutCondition.None)) {
+            conditionalWrites.requireHonoured(location, stats);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import io.parquetbloom.s3.S3ObjectStore.StoredObject;
 import io.trino.spi.TrinoException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -11,11 +12,13 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
+import java.io.IOException;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_OBJECT_CHANGED;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -24,6 +27,9 @@ import static java.util.Objects.requireNonNull;
  */
 final class S3Reads
 {
+    // registrations and key index pointers are a few kilobytes; an object past this is refused, never held
+    static final int MAX_SMALL_OBJECT_BYTES = 1 << 20;
+
     private final S3Client client;
     private final Optional<SseCustomerKey> customerKey;
     private final S3Stats nodeStats;
@@ -107,7 +113,8 @@ final class S3Reads
     }
 
     /**
-     * A whole small object and its ETag, read unconditionally (the object a conditional PUT may replace).
+     * A whole small object and its ETag, read unconditionally (the object a conditional PUT may replace), of at most
+     * {@value #MAX_SMALL_OBJECT_BYTES} bytes.
      *
      * @return empty when there is no such object
      */
@@ -118,12 +125,21 @@ final class S3Reads
                 .key(location.key())
                 .overrideConfiguration(override -> override.addMetricPublisher(new AttemptRecorder(stats, nodeStats)));
         SseCustomerKey.apply(customerKey, request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
-        try {
-            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request.build());
-            byte[] bytes = response.asByteArrayUnsafe();
+        try (ResponseInputStream<GetObjectResponse> response = client.getObject(request.build())) {
+            // read no more than a small object can be: whatever else sits under its key is refused, not held
+            byte[] bytes = response.readNBytes(MAX_SMALL_OBJECT_BYTES + 1);
             stats.recordGet(bytes.length);
             nodeStats.recordGet(bytes.length);
+            if (bytes.length > MAX_SMALL_OBJECT_BYTES) {
+                response.abort();
+                throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Object %s is larger than %d bytes: not one this connector wrote (a table registration or a key index pointer is a few kilobytes)".formatted(location, MAX_SMALL_OBJECT_BYTES));
+            }
             return Optional.of(new StoredObject(bytes, S3Errors.stripQuotes(response.response().eTag())));
+        }
+        catch (IOException e) {
+            stats.recordGet(0);
+            nodeStats.recordGet(0);
+            throw new TrinoException(PARQUET_BLOOM_READ_ERROR, "Cannot read %s: %s".formatted(location, e.getMessage()), e);
         }
         catch (SdkException e) {
             stats.recordGet(0);

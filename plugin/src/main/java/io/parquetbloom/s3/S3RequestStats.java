@@ -18,6 +18,7 @@ public final class S3RequestStats
     private final AtomicLong hedgesWon = new AtomicLong();
     private final AtomicLong sharedListings = new AtomicLong();
     private final AtomicLong partitionListingFallbacks = new AtomicLong();
+    private final AtomicLong partitionListings = new AtomicLong();
 
     public void recordGet(long bytes)
     {
@@ -55,6 +56,19 @@ public final class S3RequestStats
     public long partitionListingFallbacks()
     {
         return partitionListingFallbacks.get();
+    }
+
+    /**
+     * A table's files were listed partition by partition: only the folders its predicate selects.
+     */
+    public void recordPartitionListing()
+    {
+        partitionListings.incrementAndGet();
+    }
+
+    public long partitionListings()
+    {
+        return partitionListings.get();
     }
 
     /**

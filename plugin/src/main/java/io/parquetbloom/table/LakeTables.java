@@ -373,6 +373,10 @@ public class LakeTables
         // what listing the whole table costs: its pages, and the listing of its folders that cuts them into ranges
         long wholeListings = (shape.files() + store.listPageSize() - 1) / store.listPageSize() + 1;
         List<ListedObject> objects = partitionFolders.list(prefix, shape.partitionColumns(), partitionDomains, wholeListings, stats)
+                .map(listed -> {
+                    stats.recordPartitionListing();
+                    return listed;
+                })
                 .orElseGet(() -> {
                     stats.recordPartitionListingFallback();
                     return lister.list(prefix, stats);

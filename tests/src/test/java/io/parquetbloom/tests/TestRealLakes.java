@@ -452,7 +452,18 @@ final class TestRealLakes
     void requestsOfRegisteringAndUnregistering()
     {
         String catalog = coldCatalog();
-        getQueryRunner().execute("CREATE SCHEMA %s.ops".formatted(catalog));
+        // the schema is recorded with a conditional PUT, this catalog's first to the bucket: before it, the store is
+        // checked to honour conditions with a probe object (written, written again and with a wrong ETag, deleted)
+        assertRequests(catalog, "CREATE SCHEMA %s.ops".formatted(catalog), ImmutableMultiset.of(
+                new Request("LIST", "lake", "warehouse/"),
+                new Request("LIST", "lake", REGISTRY + "ops/"),
+                new Request("LIST", "lake", "warehouse/"),
+                new Request("LIST", "lake", REGISTRY + "ops/"),
+                new Request("PUT", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
+                new Request("PUT", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
+                new Request("PUT", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
+                new Request("DELETE", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
+                new Request("PUT", "lake", REGISTRY + "ops/.schema")));
         // the name is free (the root's folders show the registry, whose object for it is absent; no folder 'ops'), the
         // schema exists (the root's folders again, then the registry's folder of it), the location (a bucket root:
         // no folder above it to hold a table format's marker) is listed once to check it holds data, then one
@@ -591,7 +602,8 @@ final class TestRealLakes
         getQueryRunner().execute(session, sql);
         Function<CountingProxy.Request, Request> classify = request -> {
             String method = request.method().equals("GET") && !request.range().isEmpty() ? "GET_RANGE" : request.method();
-            return new Request(method, request.bucket(), request.target());
+            // the check that the store honours conditional PUTs names its probe object uniquely
+            return new Request(method, request.bucket(), request.target().replaceFirst("(\\.parquet-bloom-conditional-write-probe-).*", "$1<uuid>"));
         };
         return proxy.requests().stream().map(classify).collect(toImmutableMultiset());
     }

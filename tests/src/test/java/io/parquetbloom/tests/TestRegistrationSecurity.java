@@ -166,6 +166,19 @@ final class TestRegistrationSecurity
                 .hasMessageContaining("'..' cannot be a schema name");
     }
 
+    /**
+     * A registry entry is read with a bound: an object larger than a registration can be is refused, not held.
+     */
+    @Test
+    void anOversizedRegistryEntryIsRefusedNotRead()
+    {
+        computeActual("CREATE SCHEMA IF NOT EXISTS strict.oversized");
+        put(TestingLake.BUCKET, "warehouse/_parquet_bloom_registry/oversized/huge.json", new byte[(1 << 20) + 1]);
+        assertThatThrownBy(() -> computeActual("SELECT * FROM strict.oversized.huge"))
+                .hasMessageContaining("Object s3://lake/warehouse/_parquet_bloom_registry/oversized/huge.json is larger than 1048576 bytes");
+        client.deleteObject(request -> request.bucket(TestingLake.BUCKET).key("warehouse/_parquet_bloom_registry/oversized/huge.json"));
+    }
+
     @Test
     void aRegistrationNeverCreatesASchema()
     {

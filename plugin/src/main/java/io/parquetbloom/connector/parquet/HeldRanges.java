@@ -9,7 +9,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static java.lang.Math.toIntExact;
 
 /**
- * Ranges of a file fetched ahead of its readers, by offset; a read is served when one range holds all of it.
+ * Ranges of a file fetched ahead of its readers, by offset; a read is served when one range holds all of it. The
+ * bytes held are reported to the reader's memory context by whoever holds them.
  */
 public final class HeldRanges
         implements HeldBytes
@@ -47,7 +48,16 @@ public final class HeldRanges
      */
     public void copyTo(HeldRanges other, long offset, long length)
     {
-        slice(offset, toIntExact(length)).ifPresent(data -> other.add(offset, data));
+        long end = offset + length;
+        Long first = ranges.floorKey(offset);
+        for (Map.Entry<Long, byte[]> entry : ranges.subMap(first == null ? offset : first, true, end, false).entrySet()) {
+            // each range's part on its own: a range read in pieces stays in the same pieces
+            long from = Math.max(offset, entry.getKey());
+            long to = Math.min(end, entry.getKey() + entry.getValue().length);
+            if (from < to) {
+                other.add(from, Arrays.copyOfRange(entry.getValue(), toIntExact(from - entry.getKey()), toIntExact(to - entry.getKey())));
+            }
+        }
     }
 
     public long bytes()

@@ -37,8 +37,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * The first of two reads of a row group read by pages: its filter columns, whole, to learn which of its rows match
  * the query's predicate. The chunks of a batch of row groups (as many bytes as the window holds, at least one row
- * group) are fetched together, side by side, then each row group is read from memory by its own reader, so that every
- * row is known by its position in the row group. Matching is the engine's ({@link DomainValueMatcher}) and errs only
+ * group) are fetched together, side by side, in pieces of at most the reader's buffer size, then each row group is read
+ * from memory by its own reader, so that every row is known by its position in the row group. A row group larger than
+ * the window is read by its reader as it decodes, never held whole: the probe holds at most a window of bytes. Matching is the engine's ({@link DomainValueMatcher}) and errs only
  * towards "matches".
  */
 final class RowMatchProbe
@@ -141,7 +142,9 @@ final class RowMatchProbe
                 batch.addAll(ranges.get(end));
                 end++;
             }
-            HeldRanges held = fetch(batch);
+            // a row group larger than the window is not held: its reader reads it piece by piece as it decodes,
+            // within the reader's buffers, as whole-chunk reading does (a 2 GiB chunk included)
+            HeldRanges held = bytes > windowBytes ? new HeldRanges() : fetch(batch);
             for (int target = next; target < end; target++) {
                 consumer.probed(probeRowGroup(targets.get(target), held), held);
             }
@@ -171,16 +174,23 @@ final class RowMatchProbe
      */
     private HeldRanges fetch(List<DiskRange> ranges)
     {
-        // a read holds at most the reader's buffer size (a larger chunk is one read of its own)
-        List<MergedRanges.Read<DiskRange>> reads = MergedRanges.merge(ranges, DiskRange::offset, DiskRange::end, mergeGap, options.getMaxBufferSize().toBytes());
+        // a read holds at most the reader's buffer size; a larger range is read in pieces of that size from its start,
+        // as the reader itself splits it, so that each piece serves the reader's read of it
+        long maxBufferSize = options.getMaxBufferSize().toBytes();
+        List<DiskRange> reads = new ArrayList<>();
+        for (MergedRanges.Read<DiskRange> read : MergedRanges.merge(ranges, DiskRange::offset, DiskRange::end, mergeGap, maxBufferSize)) {
+            for (long offset = read.start(); offset < read.start() + read.length(); offset += maxBufferSize) {
+                reads.add(new DiskRange(offset, Math.min(maxBufferSize, read.start() + read.length() - offset)));
+            }
+        }
         List<CompletableFuture<byte[]>> fetches = new ArrayList<>();
-        for (MergedRanges.Read<DiskRange> read : reads) {
-            fetches.add(CompletableFuture.supplyAsync(() -> store.read(object, read.start(), toIntExact(read.length()), stats), executor));
+        for (DiskRange read : reads) {
+            fetches.add(CompletableFuture.supplyAsync(() -> store.read(object, read.offset(), toIntExact(read.length()), stats), executor));
         }
         HeldRanges held = new HeldRanges();
         for (int i = 0; i < reads.size(); i++) {
             try {
-                held.add(reads.get(i).start(), fetches.get(i).join());
+                held.add(reads.get(i).offset(), fetches.get(i).join());
             }
             catch (CompletionException e) {
                 fetches.forEach(fetch -> fetch.cancel(true));

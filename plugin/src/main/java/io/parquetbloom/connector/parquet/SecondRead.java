@@ -5,6 +5,7 @@ import io.parquetbloom.metadata.ReadStats;
 import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.s3.MergedRanges;
 import io.parquetbloom.s3.S3ObjectStore;
+import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.Column;
 import io.trino.parquet.DiskRange;
 import io.trino.parquet.ParquetReaderOptions;
@@ -121,7 +122,10 @@ final class SecondRead
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, split.object(), readStats.requests(), options, layout, executor, RowGroupMatches.NONE, held);
         List<ColumnPath> paths = split.readerColumns().stream().map(ReadByPages::path).toList();
         try {
-            return new ParquetReader(ReadByPages.createdBy(split), split.readerColumns(), false, rowGroups, dataSource, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
+            // the probe's bytes kept for this read count as the reader's memory, which the page source reports
+            AggregatedMemoryContext memory = newSimpleAggregatedMemoryContext();
+            memory.newLocalMemoryContext(SecondRead.class.getSimpleName()).setBytes(held.bytes());
+            return new ParquetReader(ReadByPages.createdBy(split), split.readerColumns(), false, rowGroups, dataSource, DateTimeZone.UTC, memory, options,
                     exception -> readError(split.path(), exception), Optional.of(new PageSelectionPredicate(paths)), Optional.empty(), Optional.empty());
         }
         catch (IOException | RuntimeException e) {

@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +104,35 @@ final class TestS3ParquetDataSource
         Map<String, ChunkedInputStream> streams = source.planRead(chunks(), newSimpleAggregatedMemoryContext());
         assertBytes(streams.get("b0"), B_0);
         assertThat(store.reads()).containsExactlyInAnyOrder("4+100", "604+100", "304+250", "554+50");
+    }
+
+    /**
+     * The page-read probe holds a large chunk in pieces of the buffer size from its start (never one array of the
+     * chunk, which could pass 2 GiB); the reader splits the chunk the same way, so each piece serves its read, and
+     * pieces copied for the second read stay pieces.
+     */
+    @Test
+    void aLargeChunkHeldInPiecesOfTheBufferSizeIsReadWithoutAGet()
+            throws IOException
+    {
+        InMemoryObjectStore store = new InMemoryObjectStore(file);
+        ParquetReaderOptions options = ParquetReaderOptions.builder().withMaxBufferSize(DataSize.ofBytes(250)).build();
+        HeldRanges probed = new HeldRanges();
+        probed.add(304, Arrays.copyOfRange(file, 304, 554));
+        probed.add(554, Arrays.copyOfRange(file, 554, 604));
+        HeldRanges kept = new HeldRanges();
+        probed.copyTo(kept, B_0.offset(), B_0.length());
+        assertThat(kept.bytes()).isEqualTo(B_0.length());
+        S3ParquetDataSource source = new S3ParquetDataSource(store, store.object(), new S3RequestStats(), options, ColumnChunkLayout.unfiltered(), Runnable::run, RowGroupMatches.NONE, kept);
+        Map<String, ChunkedInputStream> streams = source.planRead(ImmutableListMultimap.of("b0", B_0), newSimpleAggregatedMemoryContext());
+        assertBytes(streams.get("b0"), B_0);
+        assertThat(store.reads()).isEmpty();
+        // a span across two pieces is copied as its two parts
+        HeldRanges span = new HeldRanges();
+        probed.copyTo(span, 500, 100);
+        assertThat(span.slice(500, 54)).contains(Arrays.copyOfRange(file, 500, 554));
+        assertThat(span.slice(554, 46)).contains(Arrays.copyOfRange(file, 554, 600));
+        assertThat(span.bytes()).isEqualTo(100);
     }
 
     @Test

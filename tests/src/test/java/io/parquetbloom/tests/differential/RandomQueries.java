@@ -43,7 +43,22 @@ final class RandomQueries
         int choice = random.nextInt(100);
         String predicate;
         String shape;
-        if (choice < 30) {
+        if ((column.kind() == ColumnKind.FLOAT || column.kind() == ColumnKind.DOUBLE_) && random.nextInt(3) == 0) {
+            // predicates NaN satisfies: NaN is unordered and equal to nothing, so pruning by min/max or filters that
+            // leave NaN out must keep its rows
+            String value = value(table, first, random);
+            shape = "admits NaN";
+            predicate = switch (random.nextInt(7)) {
+                case 0 -> "%s <> %s".formatted(name, value);
+                case 1 -> "NOT (%s = %s)".formatted(name, value);
+                case 2 -> "%s IS DISTINCT FROM %s".formatted(name, value);
+                case 3 -> "NOT (%s < %s)".formatted(name, value);
+                case 4 -> "%s NOT IN (%s)".formatted(name, values(table, first, random.nextInt(1, 4), random));
+                case 5 -> "is_nan(%s)".formatted(name);
+                default -> "(is_nan(%s) OR %s = %s)".formatted(name, name, value);
+            };
+        }
+        else if (choice < 30) {
             shape = "=";
             predicate = "%s = %s".formatted(name, value(table, first, random));
         }

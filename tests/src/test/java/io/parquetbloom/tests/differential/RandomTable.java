@@ -383,6 +383,12 @@ public final class RandomTable
             Object value = kind.random(random);
             values.putIfAbsent(kind.identity(value), value);
         }
+        // NaN in half the floating columns: row groups where it is not the first value have min/max without it (as
+        // parquet-java and Arrow write them), and predicates that admit NaN must still find its rows
+        Object nan = kind == ColumnKind.FLOAT ? (Object) Float.NaN : kind == ColumnKind.DOUBLE_ ? (Object) Double.NaN : null;
+        if (nan != null && random.nextBoolean()) {
+            values.putIfAbsent(kind.identity(nan), nan);
+        }
         return List.copyOf(values.values());
     }
 
@@ -433,8 +439,10 @@ public final class RandomTable
 
     /**
      * The table's files, in order; each holds whole row groups. A partitioned table has a folder per value
-     * ({@code p_region=us%2Fx/}), each with one or two files of its rows.
+     * ({@code p_region=us%2Fx/}), each with one or two files of its rows, below, beside and above plain folders.
      */
+    private static final List<String> PLAIN_ABOVE = List.of("", "", "raw/", "data/v2/");
+
     public List<TableFile> write(Path work, SplittableRandom random)
     {
         int partition = columns.stream().filter(Column::partition).findFirst().map(columns::indexOf).orElse(-1);
@@ -451,12 +459,18 @@ public final class RandomTable
             byValue.computeIfAbsent(row[partition + 1] == null ? "" : row[partition + 1], _ -> new ArrayList<>()).add(row);
         }
         List<TableFile> result = new ArrayList<>();
+        // plain folders as writers put them: above the partitions (Firehose's raw/, Glue's data/v2/), below them, and an
+        // archive/ beside them holding some partitions; every file's partition is still its p_region= folder
+        String above = PLAIN_ABOVE.get(random.nextInt(PLAIN_ABOVE.size()));
+        String below = random.nextInt(4) == 0 ? "data/" : "";
+        boolean archive = random.nextInt(3) == 0;
         byValue.forEach((value, partitionRows) -> {
             String folder = "%s=%s".formatted(columns.get(partition).fileName(), value.equals("") ? "__HIVE_DEFAULT_PARTITION__" : PARTITION_FOLDERS.get(value));
+            String beside = archive && random.nextBoolean() ? "archive/" : "";
             int fileCount = partitionRows.size() > rowsPerRowGroup && random.nextBoolean() ? 2 : 1;
             List<byte[]> files = writeFiles(work, "-" + result.size(), partitionRows, fileCount, random);
             for (int file = 0; file < files.size(); file++) {
-                result.add(new TableFile("%s/%s".formatted(folder, naming.fileName(file)), files.get(file)));
+                result.add(new TableFile("%s%s%s/%s%s".formatted(above, beside, folder, below, naming.fileName(file)), files.get(file)));
             }
         });
         return result;

@@ -36,6 +36,8 @@ final class TableFormatFolders
                 Map.entry("fmt_delta/_delta_log/00000000000000000001.json", json),
                 Map.entry("fmt_delta/part-00000-a.snappy.parquet", dead),
                 Map.entry("fmt_delta/part-00000-b.snappy.parquet", live),
+                // a partition folder of the Delta table: registered on its own, its _delta_log/ is above it
+                Map.entry("fmt_delta/p=1/part-00001-c.snappy.parquet", dead),
                 Map.entry("fmt_iceberg/metadata/00001-6d1f1b2c.metadata.json", json),
                 Map.entry("fmt_iceberg/data/00000-0-a.parquet", dead),
                 Map.entry("fmt_iceberg/data/00001-0-b.parquet", live),

@@ -51,6 +51,9 @@ final class TestDifferentialPruning
         extends AbstractTestQueryFramework
 {
     private static final int TABLES = 24;
+    // a name registered at one table's location, then at another's between batches (by the catalog lake, while the
+    // others keep what they learned of it): every catalog must read the location it names now
+    private static final String MOVED = "moved";
     private static final int QUERIES = Integer.getInteger("parquetbloom.differential.queries", 3_000);
     private static final long SEED = Long.getLong("parquetbloom.differential.seed", 20261203L);
     private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged", "lake_disk", "lake_no_etags");
@@ -70,6 +73,8 @@ final class TestDifferentialPruning
     private String clashTable;
     private CountingProxy proxy;
     private CountingProxy noEtags;
+    private RandomTable movedTarget;
+    private long partitionListingFallbacks;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -115,7 +120,7 @@ final class TestDifferentialPruning
                     client.putObject(request -> request.bucket(table.bucket()).key(table.prefix() + file.path()), RequestBody.fromBytes(file.bytes()));
                 }
                 System.out.println("[differential] %s: %s, %d files named %s at %s (%s)%s%s%s".formatted(table.name(), table.writer(), files.size(), table.naming(), table.location(), table.placement(),
-                        table.columns().stream().anyMatch(RandomTable.Column::partition) ? ", partitioned: " + files.stream().map(file -> file.path().substring(0, file.path().indexOf('/'))).distinct().toList() : "",
+                        table.columns().stream().anyMatch(RandomTable.Column::partition) ? ", partitioned: " + files.stream().map(file -> file.path().substring(0, file.path().lastIndexOf('/'))).distinct().toList() : "",
                         table.evolves() ? ", a column only the newest file has, %s widened there".formatted(table.widenedColumn().map(RandomTable.Column::fileName).orElse("none")) : "",
                         table.unlocatableRowGroup() ? ", a row group that cannot be located" : ""));
             }
@@ -140,7 +145,9 @@ final class TestDifferentialPruning
                 .withCatalogProperty("key-index.orphan-retention", "0s")
                 // segments above 5 MB (S3's smallest part) go up in parts
                 .withCatalogProperty("key-index.upload-part-size", "5MB")
-                .withCatalog("lake_paged", Map.of("s3.list-page-size", "2", "metadata-cache.max-size", "256kB"))
+                // one key a page: a table of more than 8 files spans more pages than are listed side by side, so a query
+                // fixing the partition column, once the table's shape is known, lists only the partitions it selects
+                .withCatalog("lake_paged", Map.of("s3.list-page-size", "1", "metadata-cache.max-size", "256kB"))
                 .withCatalog("lake_small_splits", Map.of("split.max-size", "1MB"))
                 // a memory budget below one file's metadata over a small disk tier: footers and filters come from
                 // disk, are evicted from it, and are damaged on it between queries
@@ -157,6 +164,8 @@ final class TestDifferentialPruning
                 runner.execute("CALL lake.system.register_table('diff', '%s', '%s')".formatted(table.name(), table.location()));
             }
         }
+        movedTarget = movable().getFirst();
+        runner.execute("CALL lake.system.register_table('diff', '%s', '%s')".formatted(MOVED, movedTarget.location()));
         try (S3Client formatClient = s3.client()) {
             formatTables = TableFormatFolders.write(formatClient, liveAndDeadFiles);
             clashTable = TableFormatFolders.writeClash(formatClient, work);
@@ -235,9 +244,14 @@ final class TestDifferentialPruning
         for (int query = 0; query < QUERIES; query++) {
             RandomTable table = tables.get(random.nextInt(tables.size()));
             String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake", "lake_no_etags").get(random.nextInt(4));
+            boolean moved = random.nextInt(10) == 0;
+            if (moved) {
+                table = movedTarget;
+                catalog = List.of("lake_paged", "lake_disk", "lake_no_etags").get(random.nextInt(3));
+            }
             RandomQueries.RandomQuery generated = RandomQueries.next(table, random);
             shapes.merge(generated.shape(), 1, Integer::sum);
-            batch.add(new Query(query, table, catalog, generated.sql()));
+            batch.add(new Query(query, table, catalog, generated.sql(), moved ? MOVED : table.name()));
             if (batch.size() == BATCH || query == QUERIES - 1) {
                 batches++;
                 compare(runner, variant(on, batches, random), off, batch);
@@ -253,6 +267,9 @@ final class TestDifferentialPruning
                 }
                 if (random.nextInt(10) == 0) {
                     assertTableFormatRefused(runner, random);
+                }
+                if (random.nextInt(3) == 0) {
+                    moveName(runner, random);
                 }
                 if (random.nextInt(4) == 0) {
                     // the no-match cache now holds facts from the first run: the answers must not change; and the
@@ -270,7 +287,7 @@ final class TestDifferentialPruning
         System.out.println("[differential] queries by shape: %s".formatted(shapes));
         if (QUERIES >= 1_000) {
             // every shape the generator knows was run, so none can silently drop out
-            assertThat(shapes).hasSize(12);
+            assertThat(shapes).hasSize(13);
             assertThat(shapes.values()).allMatch(count -> count >= 10);
         }
         System.out.println("[differential] tables: %d partitioned (multi-page listings in lake_paged), %d with a row group that cannot be located (queries refused: %s)".formatted(
@@ -288,7 +305,7 @@ final class TestDifferentialPruning
         assertThat(tables).filteredOn(RandomTable::evolves).extracting(table -> table.widenedColumn().orElseThrow().kind()).contains(ColumnKind.INT32, ColumnKind.FLOAT);
         System.out.println("[differential] key index events: %s".formatted(keyIndexes.events()));
         assertKeyIndexPathsReached();
-        System.out.println("[differential] pruning paths taken (row groups): %s".formatted(coverage));
+        System.out.println("[differential] pruning paths taken (row groups): %s; partition listings that listed whole: %d".formatted(coverage, partitionListingFallbacks));
         if (QUERIES >= 1_000) {
             // the branches these counters stand for were reached: dictionaries pruned, and damaged ones failed open
             assertThat(coverage).allSatisfy((name, count) -> assertThat(count).as(name).isPositive());
@@ -308,6 +325,10 @@ final class TestDifferentialPruning
             assertClashRefused(runner, catalog, random);
             return;
         }
+        if (random.nextInt(3) == 0) {
+            assertFolderInsideFormatRefused(runner, random);
+            return;
+        }
         String table = formatTables.get(random.nextInt(formatTables.size()));
         String sql = random.nextBoolean() ? "SELECT count(*) FROM %s.diff.%s".formatted(catalog, table) : "SELECT * FROM %s.diff.%s WHERE id = %d".formatted(catalog, table, random.nextInt(100));
         try {
@@ -319,6 +340,48 @@ final class TestDifferentialPruning
             return;
         }
         throw new AssertionError("seed %d: %s answered, but the folder belongs to a table format".formatted(SEED, sql));
+    }
+
+    /**
+     * Tables a name can be registered at for a while: every one the oracle holds whole.
+     */
+    private List<RandomTable> movable()
+    {
+        return tables.stream().filter(table -> !table.unlocatableRowGroup() && !table.big()).toList();
+    }
+
+    /**
+     * Registers {@value #MOVED} at another table's location, through catalog {@code lake} only: the other catalogs
+     * learned the old location's columns and partitions, and must not use them for the new one.
+     */
+    private void moveName(DistributedQueryRunner runner, SplittableRandom random)
+    {
+        List<RandomTable> candidates = movable();
+        movedTarget = candidates.get(random.nextInt(candidates.size()));
+        runner.execute("CALL lake.system.unregister_table('diff', '%s')".formatted(MOVED));
+        runner.execute("CALL lake.system.register_table('diff', '%s', '%s')".formatted(MOVED, movedTarget.location()));
+        coverage.merge("namesRegisteredElsewhere", 1L, Long::sum);
+    }
+
+    /**
+     * A folder inside a table format's folder, registered on its own: the format's marker is above it (a Delta
+     * table's partition folder, an Iceberg table's data/), so the registration is refused rather than reading the
+     * format's dead files as live.
+     */
+    private void assertFolderInsideFormatRefused(DistributedQueryRunner runner, SplittableRandom random)
+    {
+        boolean delta = random.nextBoolean();
+        String location = "s3://%s/warehouse/diff/%s".formatted(TestingLake.BUCKET, delta ? "fmt_delta/p=1/" : "fmt_iceberg/data/");
+        String sql = "CALL lake.system.register_table('diff', 'inside_format', '%s')".formatted(location);
+        try {
+            runner.execute(getSession(), sql);
+        }
+        catch (RuntimeException e) {
+            assertThat(e.getMessage()).as(sql).contains(delta ? "is a Delta Lake table" : "is a Iceberg table");
+            coverage.merge("foldersInsideFormatsRefused", 1L, Long::sum);
+            return;
+        }
+        throw new AssertionError("seed %d: %s was registered, but a table format's marker is above it".formatted(SEED, sql));
     }
 
     /**
@@ -508,11 +571,27 @@ final class TestDifferentialPruning
     /**
      * One random query: its number (-1: a whole table), its table, the lake catalog it reads.
      */
-    private record Query(int number, RandomTable table, String catalog, String sql)
+    /**
+     * @param lakeName the name the lake side reads the table by: its own, or {@value #MOVED}, registered at its location
+     */
+    private record Query(int number, RandomTable table, String catalog, String sql, String lakeName)
     {
+        Query(int number, RandomTable table, String catalog, String sql)
+        {
+            this(number, table, catalog, sql, table.name());
+        }
+
+        /**
+         * The query on the oracle's copy of the table.
+         */
         String on(String catalogAndSchema)
         {
             return sql.replace(RandomQueries.TABLE, "%s.%s".formatted(catalogAndSchema, table.name()));
+        }
+
+        String onLake()
+        {
+            return sql.replace(RandomQueries.TABLE, "%s.diff.%s".formatted(catalog, lakeName));
         }
     }
 
@@ -562,7 +641,7 @@ final class TestDifferentialPruning
         Multiset<List<Object>> expected = run(runner, getSession(), List.of(query), "oracle.diff", false, "oracle").get(0);
         if (!expected.equals(actual)) {
             throw new AssertionError("seed %d, query %d (%s): table %s has a row group that cannot be located, yet the query answered, and not as the oracle (%d rows expected, %d returned)%n%s".formatted(
-                    SEED, query.number(), side, query.table().name(), expected.size(), actual.size(), query.on(query.catalog() + ".diff")));
+                    SEED, query.number(), side, query.table().name(), expected.size(), actual.size(), query.onLake()));
         }
         refusals.merge(side + " (answered without reading the damaged file)", 1, Integer::sum);
     }
@@ -574,7 +653,7 @@ final class TestDifferentialPruning
             Query query = batch.get(i);
             sql.append(i == 0 ? "" : "\nUNION ALL\n")
                     .append("SELECT ").append(i).append(" AS q, id, v FROM (")
-                    .append(lake ? query.on(query.catalog() + ".diff") : query.on(oracle))
+                    .append(lake ? query.onLake() : query.on(oracle))
                     .append(')');
         }
         List<MaterializedRow> rows;
@@ -593,6 +672,10 @@ final class TestDifferentialPruning
                 for (String name : List.of("filesCoveredByKeyIndex", "rowGroupsPrunedByKeyIndex", "filesUncovered", "keyIndexUnusable")) {
                     coverage.merge(name, metrics.get(name), Long::sum);
                 }
+                // tables listed partition by partition (once their shape is known); or whole, where that walk would
+                // cost more (not every seed's tables have one: counted, not required)
+                coverage.merge("partitionListings", metrics.get("partitionListings"), Long::sum);
+                partitionListingFallbacks += metrics.get("partitionListingFallbacks");
                 // GETs that ran long enough for a second one to be sent (answers must not depend on which won)
                 coverage.merge("s3HedgedGets", metrics.get("s3HedgedGets") + metrics.get("s3PlanningHedgedGets"), Long::sum);
                 // a reader served by the compact footer planning kept on its node
@@ -637,7 +720,7 @@ final class TestDifferentialPruning
             throw new AssertionError("seed %d, query %d: %s differs from the oracle (%d rows expected, %d returned; table %s written by %s, %d row groups, read through %s; %s)%n%s%nmissing: %s%nextra: %s%nthose rows in the lake: %s%nin the oracle: %s".formatted(
                     SEED, query.number(), side, expected.get(i).size(), actual.get(i).size(), query.table().name(), query.table().writer(), query.table().rowGroups(), query.catalog(),
                     culprit(runner, query, expected.get(i)),
-                    abbreviate(query.on(query.catalog() + ".diff")),
+                    abbreviate(query.onLake()),
                     Sets.difference(expected.get(i).elementSet(), actual.get(i).elementSet()).stream().limit(5).toList(),
                     Sets.difference(actual.get(i).elementSet(), expected.get(i).elementSet()).stream().limit(5).toList(),
                     lakeRows, oracleRows));
