@@ -74,6 +74,8 @@ final class PartitionFolders
                 frontier = next;
             }
         }
+        // in key order, as the whole listing returns them
+        objects.sort((left, right) -> S3ObjectStore.compareKeys(left.key(), right.key()));
         return Optional.of(objects);
     }
 

@@ -181,7 +181,7 @@ public final class Demo
         OUT.println("[demo]   JDBC:      jdbc:trino://127.0.0.1:8080/lake/telemetry?user=demo");
         OUT.println("[demo]   CLI:       ./run cli, or ./run cli --execute 'SELECT * FROM \"events$bloom_filter_advice\"'");
         OUT.println("[demo]   compare:   SET SESSION lake.bloom_filter_enabled = false; EXPLAIN ANALYZE VERBOSE <query> shows the pruning counters");
-        OUT.println("[demo]   your lake: CALL lake.system.register_table(schema_name => 'mine', table_name => 't', table_location => 's3://<bucket>/<prefix>/') names any prefix as a table (README, Tables)");
+        OUT.println("[demo]   your lake: CREATE SCHEMA lake.mine; CALL lake.system.register_table(schema_name => 'mine', table_name => 't', table_location => 's3://<bucket>/<prefix>/') names any prefix as a table (README, Tables)");
         if (detach) {
             OUT.println("[demo]   detached; ./run stop stops the S3 server and Trino");
             return;
