@@ -54,6 +54,7 @@ final class TestRegistrationSecurity
             client.createBucket(request -> request.bucket(bucket));
         }
         put(TestingLake.BUCKET, "warehouse/telemetry/events/part-0.parquet", file("events", 0));
+        put(TestingLake.BUCKET, "warehouse/lonely/README.md", "a schema folder without tables".getBytes(StandardCharsets.UTF_8));
         // Firehose's layout: partitions below a plain folder at a bucket root, 30 files in 15 listing pages of 2
         for (int n = 0; n < 15; n++) {
             put(FIREHOSE, "raw/n=%d/part-0.parquet".formatted(n), file("raw-a", n));
@@ -193,7 +194,8 @@ final class TestRegistrationSecurity
         computeActual("CALL strict.system.unregister_table('dropped', 't')");
         computeActual("DROP SCHEMA strict.dropped");
         assertThat(computeActual("SHOW SCHEMAS FROM strict").getOnlyColumnAsSet()).doesNotContain("dropped");
-        assertThatThrownBy(() -> computeActual("DROP SCHEMA strict.telemetry")).hasMessageContaining("is the folder s3://lake/warehouse/telemetry/ of the lake");
+        // a schema the layout finds (a folder of the lake, here without tables) is not the registry's to drop
+        assertThatThrownBy(() -> computeActual("DROP SCHEMA strict.lonely")).hasMessageContaining("is the folder s3://lake/warehouse/lonely/ of the lake");
     }
 
     @Test
