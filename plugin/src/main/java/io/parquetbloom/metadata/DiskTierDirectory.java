@@ -119,6 +119,10 @@ final class DiskTierDirectory
         else if (attributes.permissions().contains(PosixFilePermission.GROUP_WRITE) || attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
             problem = "can be written by its group or others (%s)".formatted(PosixFilePermissions.toString(attributes.permissions()));
         }
+        else if (!directory && (attributes.permissions().contains(PosixFilePermission.GROUP_READ) || attributes.permissions().contains(PosixFilePermission.OTHERS_READ))) {
+            // the marker is the key: whoever reads it can forge entries
+            problem = "can be read by its group or others (%s)".formatted(PosixFilePermissions.toString(attributes.permissions()));
+        }
         if (problem != null) {
             throw new IllegalStateException("metadata-cache.disk.directory %s: %s %s; the tier trusts only what this server's user alone can write (chmod go-w, chown, or use a new directory)".formatted(
                     root, root.equals(path) ? "the directory" : path.getFileName(), problem));

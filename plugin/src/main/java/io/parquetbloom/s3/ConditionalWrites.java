@@ -17,7 +17,8 @@ import static java.util.Objects.requireNonNull;
  * it. Registrations ({@code If-None-Match: *}) and key index pointers ({@code If-Match}) are only safe where a second
  * writer's condition fails; a store that ignores the headers (older Ceph RGW, some gateways) lets racing writers
  * overwrite each other silently. The check writes a probe object next to the write, writes it again on the same
- * conditions (both must be refused), and deletes it: four requests, once per bucket and catalog.
+ * conditions (both must be refused), deletes it on a wrong ETag (must be refused too; only warned of, as only
+ * {@code unregister_table} relies on it) and deletes it: five requests, once per bucket and catalog.
  */
 final class ConditionalWrites
 {
@@ -34,7 +35,14 @@ final class ConditionalWrites
         Optional<String> write(S3Location location, byte[] bytes, PutCondition condition, S3RequestStats stats);
 
         void delete(S3Location location, S3RequestStats stats);
+
+        /**
+         * @return false when the store refused the delete: the object's ETag is not {@code etag}
+         */
+        boolean deleteIfMatches(S3Location location, String etag, S3RequestStats stats);
     }
+
+    private static final String WRONG_ETAG = "00000000000000000000000000000000";
 
     private final Writer writer;
     // by bucket: empty where the store honours both conditions, else what it ignored
@@ -50,7 +58,12 @@ final class ConditionalWrites
      */
     void requireHonoured(S3Location target, S3RequestStats stats)
     {
-        Optional<String> ignored = checked.computeIfAbsent(target.bucket(), _ -> check(target, stats));
+        Optional<String> ignored = checked.get(target.bucket());
+        if (ignored == null) {
+            // not under the map's lock: two first writes racing may both check, and agree
+            ignored = check(target, stats);
+            checked.putIfAbsent(target.bucket(), ignored);
+        }
         if (ignored.isPresent()) {
             throw new TrinoException(PARQUET_BLOOM_CONDITIONAL_WRITES_IGNORED, ("Cannot write %s: the S3 store of bucket %s ignores %s on PUT, so two writers racing for it would overwrite " +
                     "each other silently; registrations and key index builds need a store that honours conditional writes (AWS S3, MinIO, recent Ceph RGW)").formatted(target, target.bucket(), ignored.get()));
@@ -64,21 +77,44 @@ final class ConditionalWrites
         S3Location probe = new S3Location(target.bucket(), folder + ".parquet-bloom-conditional-write-probe-" + UUID.randomUUID());
         byte[] bytes = {1};
         Optional<String> written = writer.write(probe, bytes, new PutCondition.Absent(), stats);
-        try {
-            if (written.isEmpty()) {
-                // a fresh key refused: the store answers conditions, if oddly; the real write will tell
-                return Optional.empty();
-            }
-            if (writer.write(probe, bytes, new PutCondition.Absent(), stats).isPresent()) {
-                return ignored(target, "If-None-Match");
-            }
-            if (writer.write(probe, bytes, new PutCondition.Matches("00000000000000000000000000000000"), stats).isPresent()) {
-                return ignored(target, "If-Match");
-            }
+        if (written.isEmpty()) {
+            // a fresh key refused: the store answers conditions, if oddly; the real write will tell
             return Optional.empty();
         }
+        Optional<String> ignored = Optional.empty();
+        try {
+            if (writer.write(probe, bytes, new PutCondition.Absent(), stats).isPresent()) {
+                ignored = ignored(target, "If-None-Match");
+            }
+            else if (writer.write(probe, bytes, new PutCondition.Matches(WRONG_ETAG), stats).isPresent()) {
+                ignored = ignored(target, "If-Match");
+            }
+            else if (deletedAnyway(probe, stats)) {
+                // only unregister_table deletes conditionally: warned of, not refused (it deleted so before)
+                log.warn("The S3 store of bucket %s ignores If-Match on DELETE: unregister_table there may remove a registration made again meanwhile", target.bucket());
+            }
+        }
         finally {
-            writer.delete(probe, stats);
+            try {
+                writer.delete(probe, stats);
+            }
+            catch (RuntimeException e) {
+                // the probe's name is no table, schema or index object: left behind, it is only an object
+                log.warn(e, "Could not delete the conditional write probe %s", probe);
+            }
+        }
+        return ignored;
+    }
+
+    private boolean deletedAnyway(S3Location probe, S3RequestStats stats)
+    {
+        try {
+            return writer.deleteIfMatches(probe, WRONG_ETAG, stats);
+        }
+        catch (RuntimeException e) {
+            // a store that refuses the header outright: unregister_table will fail there, naming it
+            log.warn(e, "The S3 store of bucket %s refused a conditional DELETE", probe.bucket());
+            return false;
         }
     }
 

@@ -54,12 +54,14 @@ final class S3Listing
      */
     List<String> listChildPrefixes(S3Location prefix, S3RequestStats stats)
     {
-        return listFolder(prefix, stats).folders();
+        return listFolder(prefix, stats).folders().stream()
+                .filter(name -> !name.isEmpty())
+                .collect(ImmutableList.toImmutableList());
     }
 
     /**
-     * One delimited listing of {@code prefix}, all pages: the names of the folders directly below it and the objects
-     * directly in it.
+     * One delimited listing of {@code prefix}, all pages: the names of the folders directly below it (without their
+     * slash; the empty name for keys with {@code //} right below it) and the objects directly in it.
      */
     FolderListing listFolder(S3Location prefix, S3RequestStats stats)
     {
@@ -73,10 +75,8 @@ final class S3Listing
             for (CommonPrefix common : response.commonPrefixes()) {
                 String name = common.prefix().substring(folder.key().length());
                 if (name.endsWith("/")) {
-                    name = name.substring(0, name.length() - 1);
-                }
-                if (!name.isEmpty()) {
-                    names.add(name);
+                    // "" is the folder of keys with "//" here (a/b//c): a folder like any other to whoever walks
+                    names.add(name.substring(0, name.length() - 1));
                 }
             }
             continuationToken = nextToken(folder, response).orElse(null);

@@ -58,6 +58,12 @@ public class S3ObjectStore
             {
                 writes.delete(location, stats);
             }
+
+            @Override
+            public boolean deleteIfMatches(S3Location location, String etag, S3RequestStats stats)
+            {
+                return writes.deleteIfMatches(location, etag, stats);
+            }
         });
     }
 

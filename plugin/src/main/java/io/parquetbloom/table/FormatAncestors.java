@@ -9,12 +9,14 @@ import io.parquetbloom.s3.S3ObjectStore.FolderListing;
 import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.cache.EvictableCacheBuilder;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static com.google.common.base.Throwables.throwIfUnchecked;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ACCESS_DENIED;
 import static io.trino.cache.CacheUtils.uncheckedCacheGet;
 import static java.util.Objects.requireNonNull;
 
@@ -24,7 +26,8 @@ import static java.util.Objects.requireNonNull;
  * it), an Iceberg table's {@code data/} ({@code metadata/*.metadata.json} beside it), a Spark streaming sink's
  * partition ({@code _spark_metadata/} above) or a Hive transactional {@code base_N/} or {@code delta_N_M/} folder. The
  * listing of the location itself finds markers below it; this looks at its own folder names and, with one delimited
- * listing each, at every folder above it within its bucket. A check is trusted for {@code metadata.schema-cache-ttl}.
+ * listing each, at every folder above it within its bucket (a folder the credentials may not list is passed over). A
+ * check is trusted for {@code metadata.schema-cache-ttl}.
  */
 final class FormatAncestors
 {
@@ -81,7 +84,18 @@ final class FormatAncestors
 
     private void checkChildren(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
-        FolderListing listing = store.listFolder(folder, stats);
+        FolderListing listing;
+        try {
+            listing = store.listFolder(folder, stats);
+        }
+        catch (TrinoException e) {
+            if (e.getErrorCode().equals(PARQUET_BLOOM_S3_ACCESS_DENIED.toErrorCode())) {
+                // credentials scoped to the lake's prefixes (s3:ListBucket with a prefix condition) cannot list above
+                // them: nothing is known there, as for any store the catalog cannot read
+                return;
+            }
+            throw e;
+        }
         for (String child : listing.folders()) {
             Optional<TableFormat> format = TableFormat.ofFolder(child);
             if (format.isPresent()) {

@@ -180,6 +180,7 @@ public class LakeTables
                 Optional<S3Location> registered = registry.find(name, stats);
                 if (registered.isPresent()) {
                     // as at registration: a narrowed allow-list, or a table format's folder made above it since
+                    RegistrationPolicy.checkLocation(name, registered.get());
                     registrationPolicy.checkAllowed(name, registered.get());
                     formatAncestors.check(name, registered.get(), stats);
                     return registered;
@@ -372,18 +373,17 @@ public class LakeTables
         S3Location prefix = folder.asPrefix();
         // what listing the whole table costs: its pages, and the listing of its folders that cuts them into ranges
         long wholeListings = (shape.files() + store.listPageSize() - 1) / store.listPageSize() + 1;
-        List<ListedObject> objects = partitionFolders.list(prefix, shape.partitionColumns(), partitionDomains, wholeListings, stats)
-                .map(listed -> {
-                    stats.recordPartitionListing();
-                    return listed;
-                })
-                .orElseGet(() -> {
-                    stats.recordPartitionListingFallback();
-                    return lister.list(prefix, stats);
-                });
+        Optional<List<ListedObject>> walked = partitionFolders.list(prefix, shape.partitionColumns(), partitionDomains, wholeListings, stats);
+        List<ListedObject> objects = walked.orElseGet(() -> lister.list(prefix, stats));
+        if (walked.isPresent()) {
+            stats.recordPartitionListing();
+        }
+        else {
+            stats.recordPartitionListingFallback();
+        }
         S3Location companion = companionFolder.of(name, prefix);
-        // the companion folder is not a partition: listed on its own wherever it is
-        List<ListedObject> companionObjects = store.listWithAges(companion, stats);
+        // the companion folder is not a partition: listed on its own wherever it is, unless the whole listing has it
+        List<ListedObject> companionObjects = walked.isEmpty() && companionFolder.insideTable() ? List.of() : store.listWithAges(companion, stats);
         return TableListing.interpret(name, prefix, objects, companion, companionObjects, Optional.of(shape.partitionColumns()));
     }
 

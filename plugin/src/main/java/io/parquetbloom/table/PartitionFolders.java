@@ -7,6 +7,7 @@ import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3ObjectStore.FolderListing;
 import io.parquetbloom.s3.S3ObjectStore.ListedObject;
 import io.parquetbloom.s3.S3RequestStats;
+import io.trino.spi.TrinoException;
 import io.trino.spi.predicate.Domain;
 
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -63,8 +65,10 @@ final class PartitionFolders
                 if (listings > maxListings) {
                     return Optional.empty();
                 }
+                // folders side by side, each listed page by page; a lone folder may list its key ranges side by side
+                boolean alone = frontier.size() == 1;
                 List<Callable<Step>> steps = frontier.stream()
-                        .<Callable<Step>>map(folder -> () -> step(folder, partitionColumns, domains, stats))
+                        .<Callable<Step>>map(folder -> () -> step(folder, partitionColumns, domains, alone, stats))
                         .toList();
                 List<Folder> next = new ArrayList<>();
                 for (Step step : ParallelTasks.runAll(steps, executor)) {
@@ -74,8 +78,13 @@ final class PartitionFolders
                 frontier = next;
             }
         }
-        // in key order, as the whole listing returns them
+        // in key order, as the whole listing returns them, and, as it does, never a key twice
         objects.sort((left, right) -> S3ObjectStore.compareKeys(left.key(), right.key()));
+        int duplicate = S3ObjectStore.firstOutOfOrder(objects, Optional.empty());
+        if (duplicate >= 0) {
+            throw new TrinoException(PARQUET_BLOOM_S3_ERROR, "Listing %s in bucket %s returned key '%s' more than once; refusing to read the table from a listing that repeats objects".formatted(
+                    tablePrefix.asPrefix(), tablePrefix.bucket(), objects.get(duplicate).key()));
+        }
         return Optional.of(objects);
     }
 
@@ -85,27 +94,37 @@ final class PartitionFolders
      * One folder's listing: whole where no constrained level is left below it, else its objects and the folders to
      * enter.
      */
-    private Step step(Folder folder, List<PartitionColumn> partitionColumns, Map<String, Domain> domains, S3RequestStats stats)
+    private Step step(Folder folder, List<PartitionColumn> partitionColumns, Map<String, Domain> domains, boolean alone, S3RequestStats stats)
     {
         Optional<Domain> domain = constraint(folder.level(), partitionColumns, domains);
         if (domain.isEmpty()) {
-            return new Step(lister.list(folder.location(), stats), List.of());
+            return new Step(listWhole(folder.location(), alone, stats), List.of());
         }
         PartitionColumn column = partitionColumns.get(folder.level());
         FolderListing listing = store.listFolder(folder.location(), stats);
         List<Folder> folders = new ArrayList<>();
         List<ListedObject> objects = new ArrayList<>(listing.objects());
         for (String child : listing.folders()) {
-            S3Location location = folder.location().child(child).asPrefix();
+            // built by hand: the empty name (keys with "//") is a folder of its own, not the parent again
+            S3Location location = new S3Location(folder.location().bucket(), folder.location().asPrefix().key() + child + "/");
             switch (PartitionPaths.step(column, domain.get(), child)) {
                 case SKIP -> {}
                 case ENTER -> folders.add(new Folder(location, folder.level()));
                 case NEXT_LEVEL -> folders.add(new Folder(location, folder.level() + 1));
                 // rare (a table format's folder): listed here, its objects fail the listing as the whole one's would
-                case LIST_WHOLE -> objects.addAll(lister.list(location, stats));
+                case LIST_WHOLE -> objects.addAll(listWhole(location, false, stats));
             }
         }
         return new Step(objects, folders);
+    }
+
+    /**
+     * Every object below {@code folder}: a folder listed beside others page by page (so that the walk keeps to its
+     * bound of LISTs in flight), one listed alone as any table is ({@link TableObjectLister}).
+     */
+    private List<ListedObject> listWhole(S3Location folder, boolean alone, S3RequestStats stats)
+    {
+        return alone ? lister.list(folder, stats) : store.listWithAges(folder, stats);
     }
 
     /**

@@ -67,7 +67,7 @@ final class RegistrationPolicy
         }
         for (String segment : key.substring(0, key.length() - 1).split("/", -1)) {
             if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot register %s at %s: a location's folders cannot be empty, '.' or '..'".formatted(name, location));
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Table %s at %s: a registered location's folders cannot be empty, '.' or '..'".formatted(name, location));
             }
         }
     }

@@ -17,8 +17,9 @@ public enum TableFormat
     SPARK_STREAMING("Spark structured streaming sink", "_spark_metadata/", "Its log names the files of committed batches; files of failed batches stay beside them. Read it through the engine that wrote it, or register a folder that holds only committed files"),
     HIVE_TRANSACTIONAL("Hive transactional", "base_N/ or delta_N_M/ folders", "Read it with Trino's Hive connector (connector.name=hive) through its metastore");
 
-    // Hive ACID's folders: base_<writeId>[_v<visibility>], [delete_]delta_<min>_<max>[_<statement>][_v<visibility>]
-    private static final Pattern HIVE_TRANSACTIONAL_FOLDER = Pattern.compile("(base_[0-9]+|(delete_)?delta_[0-9]+_[0-9]+(_[0-9]+)?)(_v[0-9]+)?");
+    // Hive ACID's folders, its ids zero-padded to at least 7 digits (base_%07d, delta_%07d_%07d_%04d, _v%07d), so that
+    // a plain folder such as delta_2024_06 or base_2024 is not taken for one
+    private static final Pattern HIVE_TRANSACTIONAL_FOLDER = Pattern.compile("(base_[0-9]{7,}|(delete_)?delta_[0-9]{7,}_[0-9]{7,}(_[0-9]{4,})?)(_v[0-9]{7,})?");
 
     private final String displayName;
     private final String marker;

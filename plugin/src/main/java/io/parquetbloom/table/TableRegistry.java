@@ -105,7 +105,15 @@ public class TableRegistry
         for (String schema : listSchemas(stats)) {
             for (String table : listTables(schema, stats)) {
                 SchemaTableName name = new SchemaTableName(schema, table);
-                findRegistration(name, stats).ifPresent(registered -> tables.put(name, registered.location()));
+                try {
+                    findRegistration(name, stats).ifPresent(registered -> tables.put(name, registered.location()));
+                }
+                catch (TrinoException e) {
+                    if (!e.getErrorCode().equals(PARQUET_BLOOM_REGISTRY_ERROR.toErrorCode())) {
+                        throw e;
+                    }
+                    // a damaged registration names no location any query reads; it does not block others
+                }
             }
         }
         return tables.buildKeepingLast();
@@ -116,7 +124,11 @@ public class TableRegistry
      */
     public boolean schemaExists(String schema, S3RequestStats stats)
     {
-        return !store.listWithAges(location.child(encode(schema)).asPrefix(), stats).isEmpty();
+        S3Location folder = location.child(encode(schema)).asPrefix();
+        // its marker or a registration; anything else there (a probe of conditional writes) is neither
+        return store.listWithAges(folder, stats).stream()
+                .map(object -> object.key().substring(folder.key().length()))
+                .anyMatch(name -> name.equals(SCHEMA_MARKER) || (name.endsWith(SUFFIX) && name.indexOf('/') < 0));
     }
 
     /**

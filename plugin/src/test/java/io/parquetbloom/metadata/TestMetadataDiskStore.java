@@ -158,6 +158,10 @@ final class TestMetadataDiskStore
         assertThatThrownBy(() -> new MetadataDiskStore(config))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("can be written by its group or others (rw-rw-rw-)");
+        // the marker is the key: readable by others, entries could be forged
+        Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> new MetadataDiskStore(config))
+                .hasMessageContaining("can be read by its group or others (rw-r--r--)");
         Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-------"));
         Files.setPosixFilePermissions(tier, PosixFilePermissions.fromString("rwxrwxrwx"));
         assertThatThrownBy(() -> new MetadataDiskStore(config))

@@ -30,8 +30,9 @@ final class TestConditionalWrites
         ConditionalWrites writes = new ConditionalWrites(store);
         writes.requireHonoured(REGISTRATION, new S3RequestStats());
         writes.requireHonoured(new S3Location("lake", "other/key"), new S3RequestStats());
-        // a fresh probe, the same again (refused), a wrong ETag (refused), and the probe deleted
-        assertThat(store.requests).containsExactly("PUT Absent", "PUT Absent", "PUT Matches", "DELETE");
+        // a fresh probe, the same again (refused), a wrong ETag (refused), a delete on a wrong ETag (refused), and the
+        // probe deleted
+        assertThat(store.requests).containsExactly("PUT Absent", "PUT Absent", "PUT Matches", "DELETE Matches", "DELETE");
         assertThat(store.objects).isEmpty();
         assertThat(store.probes).allMatch(key -> key.startsWith("warehouse/_parquet_bloom_registry/s/.parquet-bloom-conditional-write-probe-"));
     }
@@ -99,6 +100,17 @@ final class TestConditionalWrites
         {
             requests.add("DELETE");
             objects.remove(location.key());
+        }
+
+        @Override
+        public boolean deleteIfMatches(S3Location location, String etag, S3RequestStats stats)
+        {
+            requests.add("DELETE Matches");
+            if (honoursIfMatch && !etag.equals(objects.get(location.key()))) {
+                return false;
+            }
+            objects.remove(location.key());
+            return true;
         }
     }
 }

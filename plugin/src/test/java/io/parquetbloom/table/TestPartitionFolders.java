@@ -78,6 +78,19 @@ final class TestPartitionFolders
         assertThat(PartitionPaths.step(MONTH, march, "_spark_metadata")).isEqualTo(FolderStep.LIST_WHOLE);
     }
 
+    @Test
+    void hiveTransactionalFoldersAreNamedAsHiveWritesThem()
+    {
+        assertThat(TableFormat.ofFolder("base_0000005")).contains(TableFormat.HIVE_TRANSACTIONAL);
+        assertThat(TableFormat.ofFolder("delta_0000001_0000001_0000")).contains(TableFormat.HIVE_TRANSACTIONAL);
+        assertThat(TableFormat.ofFolder("delete_delta_0000003_0000003")).contains(TableFormat.HIVE_TRANSACTIONAL);
+        assertThat(TableFormat.ofFolder("base_0000007_v0000012")).contains(TableFormat.HIVE_TRANSACTIONAL);
+        // plain folders that only look alike
+        assertThat(TableFormat.ofFolder("delta_2024_06")).isEmpty();
+        assertThat(TableFormat.ofFolder("base_2024")).isEmpty();
+        assertThat(TableFormat.ofFolder("metadata")).isEmpty();
+    }
+
     private static boolean admits(PartitionColumn column, Domain domain, String name)
     {
         return PartitionPaths.step(column, domain, name) == FolderStep.NEXT_LEVEL;

@@ -48,6 +48,25 @@ final class TestPartitionListing
         assertSameFiles(store, Map.of("n", Domain.singleValue(BIGINT, 7L)));
     }
 
+    /**
+     * A key with {@code //} has a folder of the empty name, which the whole listing looks through as any plain folder.
+     */
+    @Test
+    void partitionsBelowAnEmptyFolderNameAreListed()
+    {
+        InMemoryLake store = new InMemoryLake("lake")
+                .put("warehouse/s/t/n=0/part-0.parquet")
+                .put("warehouse/s/t//n=1/part-0.parquet")
+                .put("warehouse/s/t/x//n=1/part-1.parquet");
+        assertSameFiles(store, Map.of("n", Domain.singleValue(BIGINT, 1L)));
+        LakeTables tables = lakeTables(store);
+        S3Location location = tables.findTable(NAME, new S3RequestStats()).orElseThrow();
+        TableShape shape = new TableShape(List.of(), List.of(new PartitionColumn("n", BIGINT)), 1_000_000);
+        assertThat(tables.listPartitions(NAME, location, shape, Map.of("n", Domain.singleValue(BIGINT, 1L)), new S3RequestStats()).files())
+                .extracting(LakeFile::relativePath)
+                .containsExactlyInAnyOrder("/n=1/part-0.parquet", "x//n=1/part-1.parquet");
+    }
+
     @Test
     void randomLayoutsListTheSameFilesAsTheWholeListing()
     {

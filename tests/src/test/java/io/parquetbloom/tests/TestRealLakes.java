@@ -453,7 +453,8 @@ final class TestRealLakes
     {
         String catalog = coldCatalog();
         // the schema is recorded with a conditional PUT, this catalog's first to the bucket: before it, the store is
-        // checked to honour conditions with a probe object (written, written again and with a wrong ETag, deleted)
+        // checked to honour conditions with a probe object (written, written again and with a wrong ETag, deleted on a
+        // wrong ETag, deleted)
         assertRequests(catalog, "CREATE SCHEMA %s.ops".formatted(catalog), ImmutableMultiset.of(
                 new Request("LIST", "lake", "warehouse/"),
                 new Request("LIST", "lake", REGISTRY + "ops/"),
@@ -462,6 +463,7 @@ final class TestRealLakes
                 new Request("PUT", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
                 new Request("PUT", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
                 new Request("PUT", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
+                new Request("DELETE", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
                 new Request("DELETE", "lake", REGISTRY + "ops/.parquet-bloom-conditional-write-probe-<uuid>"),
                 new Request("PUT", "lake", REGISTRY + "ops/.schema")));
         // the name is free (the root's folders show the registry, whose object for it is absent; no folder 'ops'), the
