@@ -43,7 +43,8 @@ public class ParquetBloomConnectorFactory
                 new MBeanServerModule(),
                 // no underscore in the domain: Trino's OpenMetrics endpoint cannot serve such names
                 new ConnectorObjectNameGeneratorModule("io.parquetbloom", "trino.plugin.parquetbloom"),
-                new ParquetBloomModule());
+                new ParquetBloomModule(),
+                new ParquetBloomSecurityModule());
 
         Injector injector = app
                 .doNotInitializeLogging()

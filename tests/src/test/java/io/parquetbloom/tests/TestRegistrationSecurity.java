@@ -6,6 +6,8 @@ import io.parquetbloom.testing.LakeFiles;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
+import io.trino.Session;
+import io.trino.spi.security.Identity;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
@@ -13,6 +15,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,6 +85,16 @@ final class TestRegistrationSecurity
 
         QueryRunner runner = ParquetBloomQueryRunner.builder().withLake(s3).build();
         runner.createCatalog("closed", "parquet_bloom", defaults());
+        // the catalog's own rules: alice may not read telemetry.events, everyone may read everything else
+        Path rules = work.resolve("guarded-rules.json");
+        Files.writeString(rules, """
+                {"tables": [{"user": "alice", "schema": "telemetry", "table": "events", "privileges": []}, {"privileges": ["SELECT", "OWNERSHIP"]}]}
+                """);
+        runner.createCatalog("guarded", "parquet_bloom", ImmutableMap.<String, String>builder()
+                .putAll(defaults())
+                .put("security", "FILE")
+                .put("security.config-file", rules.toString())
+                .buildOrThrow());
         runner.createCatalog("default_list", "parquet_bloom", withRegistration(Map.of()));
         for (String catalog : List.of("strict", "strict_peer")) {
             runner.createCatalog(catalog, "parquet_bloom", withRegistration(Map.of(
@@ -122,6 +135,28 @@ final class TestRegistrationSecurity
                 .put("register-table-procedure.enabled", "true")
                 .putAll(extra)
                 .buildKeepingLast();
+    }
+
+    /**
+     * A metadata table is checked as its table: a user the catalog's rules keep from {@code events} may not read what
+     * {@code "events$properties"} or {@code "events$bloom_filters"} tell of it either (before, they were checked under
+     * their own {@code $} names, which rules naming the table did not cover).
+     */
+    @Test
+    void metadataTablesAreCheckedAsTheirTable()
+    {
+        Session alice = Session.builder(getSession()).setIdentity(Identity.ofUser("alice")).build();
+        Session bob = Session.builder(getSession()).setIdentity(Identity.ofUser("bob")).build();
+        assertThatThrownBy(() -> getQueryRunner().execute(alice, "SELECT count(*) FROM guarded.telemetry.events"))
+                .hasMessageContaining("Access Denied");
+        for (String metadataTable : List.of("events$properties", "events$bloom_filters")) {
+            assertThatThrownBy(() -> getQueryRunner().execute(alice, "SELECT count(*) FROM guarded.telemetry.\"%s\"".formatted(metadataTable)))
+                    .as(metadataTable)
+                    .hasMessageContaining("Access Denied")
+                    .hasMessageContaining("Cannot select from table telemetry.%s".formatted(metadataTable));
+            assertThat((long) getQueryRunner().execute(bob, "SELECT count(*) FROM guarded.telemetry.\"%s\"".formatted(metadataTable)).getOnlyValue()).isPositive();
+        }
+        assertThat(getQueryRunner().execute(bob, "SELECT count(*) FROM guarded.telemetry.events").getOnlyValue()).isEqualTo((long) ROWS);
     }
 
     @Test
