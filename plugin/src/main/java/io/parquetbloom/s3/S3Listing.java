@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_S3_ERROR;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -90,6 +91,24 @@ final class S3Listing
         S3Location folder = prefix.asPrefix();
         ListObjectsV2Response response = listPage(folder, false, null, null, stats);
         return new ListingPage(objectsOf(folder, response), nextToken(folder, response));
+    }
+
+    /**
+     * The first {@code maxPages} pages of a recursive listing of {@code prefix}, with the token of the page after them
+     * where there is one: for a look at a location whose size is not known, such as one being registered.
+     */
+    ListingPage listFirstPages(S3Location prefix, int maxPages, S3RequestStats stats)
+    {
+        checkArgument(maxPages > 0, "maxPages must be positive");
+        S3Location folder = prefix.asPrefix();
+        ImmutableList.Builder<ListedObject> objects = ImmutableList.builder();
+        Optional<String> token = Optional.empty();
+        for (int page = 0; page < maxPages && (page == 0 || token.isPresent()); page++) {
+            ListObjectsV2Response response = listPage(folder, false, null, token.orElse(null), stats);
+            objects.addAll(objectsOf(folder, response));
+            token = nextToken(folder, response);
+        }
+        return new ListingPage(objects.build(), token);
     }
 
     /**

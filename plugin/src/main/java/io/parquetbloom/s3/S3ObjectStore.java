@@ -98,6 +98,14 @@ public class S3ObjectStore
     }
 
     /**
+     * At most the first {@code maxPages} pages of a recursive listing of {@code prefix}; truncated where more follow.
+     */
+    public ListingPage listFirstPages(S3Location prefix, int maxPages, S3RequestStats stats)
+    {
+        return listing.listFirstPages(prefix, maxPages, stats);
+    }
+
+    /**
      * The pages of a recursive listing that follow {@code continuationToken}, all of them, in whatever order the store
      * answers.
      */

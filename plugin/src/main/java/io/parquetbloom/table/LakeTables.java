@@ -7,6 +7,7 @@ import com.google.inject.Inject;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3ObjectStore.ListedObject;
+import io.parquetbloom.s3.S3ObjectStore.ListingPage;
 import io.parquetbloom.s3.S3RequestStats;
 import io.trino.cache.EvictableCacheBuilder;
 import io.trino.spi.TrinoException;
@@ -63,6 +64,9 @@ public class LakeTables
 
     // keyed by where the shape was read: a name registered elsewhere since (by any cluster) is read anew
     private record ShapeKey(SchemaTableName table, S3Location location, boolean unionByName) {}
+
+    // pages a registration looks at: enough to tell a table from a mistyped prefix, bounded for a bucket root
+    static final int REGISTRATION_LISTING_PAGES = 4;
 
     public LakeTables(LakeConfig config, S3ObjectStore store, CompanionFolder companionFolder)
     {
@@ -219,12 +223,27 @@ public class LakeTables
         if (!registrationPolicy.allowsAliases()) {
             checkNoOtherTable(name, location.asPrefix(), stats);
         }
-        LakeTable table = listTable(name, location.asPrefix(), stats);
-        if (table.files().isEmpty()) {
-            throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Cannot register %s: %s holds no data files (see the README's Tables section for which objects are data)".formatted(name, location.asPrefix()));
-        }
+        checkHoldsData(name, location.asPrefix(), stats);
         registry.register(name, location, stats);
         flushListings(name::equals);
+    }
+
+    /**
+     * Refuses a location without data files, or whose files are not a table (a table format, partition folders that
+     * disagree), looking at its first {@value #REGISTRATION_LISTING_PAGES} listing pages at most: a bucket root of a
+     * million objects is registered in a few requests, and whatever lies past them is checked by every query's listing.
+     */
+    private void checkHoldsData(SchemaTableName name, S3Location location, S3RequestStats stats)
+    {
+        ListingPage head = store.listFirstPages(location, REGISTRATION_LISTING_PAGES, stats);
+        S3Location companion = companionFolder.of(name, location);
+        LakeTable table = head.truncated() || companionFolder.insideTable()
+                ? TableListing.interpret(name, location, head.objects(), companion, List.of())
+                : TableListing.interpret(name, location, head.objects(), companion, store.listWithAges(companion, stats));
+        if (table.files().isEmpty()) {
+            String looked = head.truncated() ? "among the first %d objects of %s".formatted(head.objects().size(), location) : "in " + location;
+            throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Cannot register %s: no data file %s (see the README's Tables section for which objects are data; register the folder that holds them)".formatted(name, looked));
+        }
     }
 
     private void checkRegistrationEnabled(String statement)

@@ -65,7 +65,7 @@ final class TestLakeLayouts
                         .put("warehouse/s/t/data/00000-0-a.parquet")
                         .put("warehouse/s/t/metadata/v2.metadata.json")
                         .put("warehouse/s/t/metadata/snap-1.avro"),
-                "s3://lake/warehouse/s/t/ is a Iceberg table", "connector.name=iceberg");
+                "s3://lake/warehouse/s/t/ is an Iceberg table", "connector.name=iceberg");
         assertRefused(new InMemoryLake("lake")
                         .put("warehouse/s/t/.hoodie/hoodie.properties")
                         .put("warehouse/s/t/region=eu/f1_1-0-1_20260301.parquet"),

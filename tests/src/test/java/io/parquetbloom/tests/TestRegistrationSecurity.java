@@ -2,6 +2,7 @@ package io.parquetbloom.tests;
 
 import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.LakeFiles;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.TestingLake;
@@ -44,6 +45,7 @@ final class TestRegistrationSecurity
     private S3Client client;
     private Path work;
     private String endpoint;
+    private CountingProxy proxy;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -81,6 +83,10 @@ final class TestRegistrationSecurity
         put(OTHER, "acid/base_0000005/bucket_00000", file("acid", 1));
         put(OTHER, "stream/_spark_metadata/0", "v1".getBytes(StandardCharsets.UTF_8));
         put(OTHER, "stream/n=1/part-0.parquet", file("stream", 1));
+        // an Iceberg table whose partition spec evolved: its data folders disagree on the partition columns
+        put(OTHER, "evolved/metadata/v2.metadata.json", "{}".getBytes(StandardCharsets.UTF_8));
+        put(OTHER, "evolved/data/day=1/part-0.parquet", file("evolved-day", 1));
+        put(OTHER, "evolved/data/day=1/hour=2/part-0.parquet", file("evolved-hour", 2));
         put(OTHER, "alt/part-0.parquet", LakeFiles.parquet(work, "alt.parquet", "message m { required int64 other_column; }", List.<Object[]>of(new Object[] {7L}), ROWS, Set.of()));
 
         QueryRunner runner = ParquetBloomQueryRunner.builder().withLake(s3).build();
@@ -96,6 +102,11 @@ final class TestRegistrationSecurity
                 .put("security.config-file", rules.toString())
                 .buildOrThrow());
         runner.createCatalog("default_list", "parquet_bloom", withRegistration(Map.of()));
+        proxy = closeAfterClass(CountingProxy.inFrontOf(endpoint, 0));
+        runner.createCatalog("counted", "parquet_bloom", withRegistration(Map.of(
+                "s3.endpoint", proxy.endpoint(),
+                "register-table-procedure.allowed-locations", "*",
+                "s3.list-page-size", "2")));
         for (String catalog : List.of("strict", "strict_peer")) {
             runner.createCatalog(catalog, "parquet_bloom", withRegistration(Map.of(
                     "register-table-procedure.allowed-locations", "s3://lake/,s3://%s/,s3://%s/,s3://%s/".formatted(OTHER, FIREHOSE, MONTHS),
@@ -239,14 +250,39 @@ final class TestRegistrationSecurity
         computeActual("CREATE SCHEMA IF NOT EXISTS strict.formats");
         Map<String, String> refused = Map.of(
                 "delta_t/p=1/", "is a Delta Lake table",
-                "ice/data/", "is a Iceberg table",
+                "ice/data/", "is an Iceberg table",
                 "hudi/p=1/", "is a Hudi table",
                 "acid/base_0000005/", "is a Hive transactional table",
-                "stream/n=1/", "is a Spark structured streaming sink table");
+                "stream/n=1/", "is a Spark structured streaming sink table",
+                // the format is named, not the partition folders' disagreement its evolved spec left
+                "evolved/", "is an Iceberg table");
         refused.forEach((folder, message) -> assertThatThrownBy(() -> computeActual("CALL strict.system.register_table('formats', 't', 's3://%s/%s')".formatted(OTHER, folder)))
                 .as(folder)
                 .hasMessageContaining(message));
         assertThat(computeActual("SHOW TABLES FROM strict.formats").getOnlyColumnAsSet()).isEmpty();
+    }
+
+    /**
+     * Registering a bucket root of 30 files in 15 listing pages looks at its first 4 pages, not all of them (a bucket
+     * root may hold millions of objects); what lies past them is checked by every query's listing.
+     */
+    @Test
+    void registrationListsABoundedPartOfTheLocation()
+    {
+        computeActual("CREATE SCHEMA IF NOT EXISTS counted.bounded");
+        proxy.reset();
+        computeActual("CALL counted.system.register_table('bounded', 'raw', 's3://%s/')".formatted(FIREHOSE));
+        assertThat(proxy.requests().stream().filter(request -> request.bucket().equals(FIREHOSE)).map(CountingProxy.Request::method).toList())
+                .containsExactly("LIST", "LIST", "LIST", "LIST");
+        assertThat(computeScalar("SELECT count(*) FROM counted.bounded.raw")).isEqualTo(30L * ROWS);
+        computeActual("CALL counted.system.unregister_table('bounded', 'raw')");
+        // a location whose first pages hold no data file is refused, naming how far it looked
+        for (int i = 0; i < 9; i++) {
+            put(OTHER, "logs/%02d.txt".formatted(i), "log".getBytes(StandardCharsets.UTF_8));
+        }
+        put(OTHER, "logs/zz/part-0.parquet", file("late", 1));
+        assertThatThrownBy(() -> computeActual("CALL counted.system.register_table('bounded', 'logs', 's3://%s/logs/')".formatted(OTHER)))
+                .hasMessageContaining("no data file among the first 8 objects of s3://%s/logs/".formatted(OTHER));
     }
 
     /**

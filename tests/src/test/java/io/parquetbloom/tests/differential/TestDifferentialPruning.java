@@ -378,7 +378,7 @@ final class TestDifferentialPruning
             runner.execute(getSession(), sql);
         }
         catch (RuntimeException e) {
-            assertThat(e.getMessage()).as(sql).contains(delta ? "is a Delta Lake table" : "is a Iceberg table");
+            assertThat(e.getMessage()).as(sql).contains(delta ? "is a Delta Lake table" : "is an Iceberg table");
             coverage.merge("foldersInsideFormatsRefused", 1L, Long::sum);
             return;
         }
