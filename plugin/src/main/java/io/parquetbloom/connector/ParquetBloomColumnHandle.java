@@ -5,20 +5,30 @@ import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.type.Type;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * A column of a lake table: a top-level field of the Parquet schema (matched by name, case-insensitively), or a
- * partition column from {@code key=value} folders.
+ * A column of a lake table: a top-level field of the Parquet schema (matched by name, case-insensitively, or by
+ * field id where a table format gives one), or a partition column from {@code key=value} folders.
  */
-public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey)
+public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId)
         implements ColumnHandle
 {
     public ParquetBloomColumnHandle
     {
         requireNonNull(name, "name is null");
         requireNonNull(type, "type is null");
+        requireNonNull(fieldId, "fieldId is null");
+    }
+
+    /**
+     * A column matched to files by name: a folder table's.
+     */
+    public ParquetBloomColumnHandle(String name, Type type, boolean partitionKey)
+    {
+        this(name, type, partitionKey, OptionalInt.empty());
     }
 
     public ColumnMetadata toColumnMetadata()

@@ -365,7 +365,7 @@ public class ParquetBloomMetadata
             shapes.put(key, shape);
             ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();
             for (TableSchemaReader.DataColumn column : shape.dataColumns()) {
-                handles.add(new ParquetBloomColumnHandle(column.name(), column.type(), false));
+                handles.add(new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId()));
             }
             for (PartitionColumn partition : shape.partitionColumns()) {
                 handles.add(new ParquetBloomColumnHandle(partition.name(), partition.type(), true));

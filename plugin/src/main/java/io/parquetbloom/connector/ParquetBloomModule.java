@@ -22,6 +22,7 @@ import io.parquetbloom.connector.system.KeyIndexTable;
 import io.parquetbloom.connector.system.MetadataTableProvider;
 import io.parquetbloom.connector.system.PropertiesTable;
 import io.parquetbloom.health.HealthModule;
+import io.parquetbloom.iceberg.IcebergModule;
 import io.parquetbloom.keyindex.KeyIndexModule;
 import io.parquetbloom.metadata.MetadataModule;
 import io.parquetbloom.pruning.PruningModule;
@@ -52,6 +53,7 @@ public class ParquetBloomModule
         binder.install(new S3Module());
         binder.install(new MetadataModule());
         binder.install(new LakeModule());
+        binder.install(new IcebergModule());
         binder.install(new PruningModule());
         binder.install(new HealthModule());
         binder.install(new KeyIndexModule());

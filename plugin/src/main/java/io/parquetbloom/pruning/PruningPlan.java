@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -94,12 +95,18 @@ public record PruningPlan(
     /**
      * A column stored in the files, as the table declares it.
      */
-    public record DataColumn(String name, Type type)
+    public record DataColumn(String name, Type type, OptionalInt fieldId)
     {
         public DataColumn
         {
             requireNonNull(name, "name is null");
             requireNonNull(type, "type is null");
+            requireNonNull(fieldId, "fieldId is null");
+        }
+
+        public DataColumn(String name, Type type)
+        {
+            this(name, type, OptionalInt.empty());
         }
     }
 
@@ -205,7 +212,7 @@ public record PruningPlan(
     {
         Map<String, org.apache.parquet.schema.Type> fields = new HashMap<>();
         columnDomains.keySet().forEach(column -> {
-            if (resolver.resolve(column.name(), column.type(), fileSchema) instanceof FileColumnResolver.Resolution.Match match) {
+            if (resolver.resolve(column.name(), column.fieldId(), column.type(), fileSchema) instanceof FileColumnResolver.Resolution.Match match) {
                 fields.put(column.name(), match.field());
             }
         });

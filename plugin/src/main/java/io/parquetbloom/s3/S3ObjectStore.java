@@ -177,6 +177,17 @@ public class S3ObjectStore
     }
 
     /**
+     * A whole object of at most {@code maxBytes} and its ETag, read unconditionally; a larger one is an error giving
+     * {@code tooLarge} as the reason.
+     *
+     * @return empty when there is no such object
+     */
+    public Optional<StoredObject> readWhole(S3Location location, int maxBytes, String tooLarge, S3RequestStats stats)
+    {
+        return reads.readWhole(location, maxBytes, tooLarge, stats);
+    }
+
+    /**
      * Writes a local file: with one PUT, or, when larger than {@code partSize}, as a multipart upload.
      *
      * @return the new object's ETag, or empty when the condition did not hold

@@ -120,6 +120,17 @@ final class S3Reads
      */
     Optional<StoredObject> readWhole(S3Location location, S3RequestStats stats)
     {
+        return readWhole(location, MAX_SMALL_OBJECT_BYTES, "not one this connector wrote (a table registration or a key index pointer is a few kilobytes)", stats);
+    }
+
+    /**
+     * A whole object of at most {@code maxBytes} and its ETag, read unconditionally; a larger one is refused with
+     * {@code tooLarge} as the reason, not held.
+     *
+     * @return empty when there is no such object
+     */
+    Optional<StoredObject> readWhole(S3Location location, int maxBytes, String tooLarge, S3RequestStats stats)
+    {
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
@@ -127,12 +138,12 @@ final class S3Reads
         SseCustomerKey.apply(customerKey, request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
         try (ResponseInputStream<GetObjectResponse> response = client.getObject(request.build())) {
             // read no more than a small object can be: whatever else sits under its key is refused, not held
-            byte[] bytes = response.readNBytes(MAX_SMALL_OBJECT_BYTES + 1);
+            byte[] bytes = response.readNBytes(maxBytes + 1);
             stats.recordGet(bytes.length);
             nodeStats.recordGet(bytes.length);
-            if (bytes.length > MAX_SMALL_OBJECT_BYTES) {
+            if (bytes.length > maxBytes) {
                 response.abort();
-                throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Object %s is larger than %d bytes: not one this connector wrote (a table registration or a key index pointer is a few kilobytes)".formatted(location, MAX_SMALL_OBJECT_BYTES));
+                throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Object %s is larger than %d bytes: %s".formatted(location, maxBytes, tooLarge));
             }
             return Optional.of(new StoredObject(bytes, S3Errors.stripQuotes(response.response().eTag())));
         }

@@ -11,6 +11,7 @@ import io.trino.spi.type.Type;
 import org.apache.parquet.schema.MessageType;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static io.trino.parquet.ParquetTypeUtils.getParquetTypeByName;
 import static java.util.Objects.requireNonNull;
@@ -47,7 +48,17 @@ public final class FileColumnResolver
      */
     public Resolution resolve(String name, Type type, MessageType fileSchema)
     {
-        org.apache.parquet.schema.Type field = getParquetTypeByName(name, fileSchema);
+        return resolve(name, OptionalInt.empty(), type, fileSchema);
+    }
+
+    /**
+     * @param fieldId the column's id where a table format keeps ids (Iceberg): a file that has ids is matched by id
+     * only (a renamed column reads its old files, a dropped and re-added one reads NULL from them); a file written
+     * without ids is matched by name
+     */
+    public Resolution resolve(String name, OptionalInt fieldId, Type type, MessageType fileSchema)
+    {
+        org.apache.parquet.schema.Type field = fieldId.isPresent() && hasFieldIds(fileSchema) ? fieldById(fieldId.getAsInt(), fileSchema) : getParquetTypeByName(name, fileSchema);
         if (field == null) {
             return new Resolution.Missing();
         }
@@ -56,6 +67,21 @@ public final class FileColumnResolver
             return new Resolution.Mismatch(field, fileType);
         }
         return new Resolution.Match(field);
+    }
+
+    private static boolean hasFieldIds(MessageType fileSchema)
+    {
+        return fileSchema.getFields().stream().anyMatch(field -> field.getId() != null);
+    }
+
+    private static org.apache.parquet.schema.Type fieldById(int id, MessageType fileSchema)
+    {
+        for (org.apache.parquet.schema.Type field : fileSchema.getFields()) {
+            if (field.getId() != null && field.getId().intValue() == id) {
+                return field;
+            }
+        }
+        return null;
     }
 
     private static boolean readableAs(Type fileType, Type tableType)

@@ -25,9 +25,19 @@ public final class LakeTable
     private final List<PartitionColumn> partitionColumns;
     private final S3Location companionFolder;
     private final List<ListedObject> companionObjects;
+    private final Optional<FormatSnapshot> snapshot;
 
     public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, S3Location companionFolder, List<ListedObject> companionObjects)
     {
+        this(name, location, files, partitionColumns, companionFolder, companionObjects, Optional.empty());
+    }
+
+    /**
+     * @param snapshot the version of a table format's table these are the live files of
+     */
+    public LakeTable(SchemaTableName name, S3Location location, List<LakeFile> files, List<PartitionColumn> partitionColumns, S3Location companionFolder, List<ListedObject> companionObjects, Optional<FormatSnapshot> snapshot)
+    {
+        this.snapshot = requireNonNull(snapshot, "snapshot is null");
         this.name = requireNonNull(name, "name is null");
         this.location = requireNonNull(location, "location is null");
         this.files = List.copyOf(requireNonNull(files, "files is null"));
@@ -90,6 +100,14 @@ public final class LakeTable
     public List<ListedObject> companionObjects()
     {
         return companionObjects;
+    }
+
+    /**
+     * The version of a table format's table read (Iceberg), which gives the columns; empty for a folder table.
+     */
+    public Optional<FormatSnapshot> snapshot()
+    {
+        return snapshot;
     }
 
     /**

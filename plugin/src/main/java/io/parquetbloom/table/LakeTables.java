@@ -61,6 +61,9 @@ public class LakeTables
     private final RegistrationPolicy registrationPolicy;
     private final FormatAncestors formatAncestors;
     private final boolean registrationEnabled;
+    private final FormatTables formatTables;
+    // the table format a table's folder was found to be, so that later queries read its metadata without listing it
+    private final Cache<ShapeKey, TableFormat> formats;
 
     // keyed by where the shape was read: a name registered elsewhere since (by any cluster) is read anew
     private record ShapeKey(SchemaTableName table, S3Location location, boolean unionByName) {}
@@ -70,13 +73,14 @@ public class LakeTables
 
     public LakeTables(LakeConfig config, S3ObjectStore store, CompanionFolder companionFolder)
     {
-        this(config, store, new TableRegistry(config, store), companionFolder);
+        this(config, store, new TableRegistry(config, store), companionFolder, FormatTables.NONE);
     }
 
     @Inject
-    public LakeTables(LakeConfig config, S3ObjectStore store, TableRegistry registry, CompanionFolder companionFolder)
+    public LakeTables(LakeConfig config, S3ObjectStore store, TableRegistry registry, CompanionFolder companionFolder, FormatTables formatTables)
     {
         this.store = requireNonNull(store, "store is null");
+        this.formatTables = requireNonNull(formatTables, "formatTables is null");
         this.registry = requireNonNull(registry, "registry is null");
         this.lister = new TableObjectLister(store);
         this.partitionFolders = new PartitionFolders(store, lister);
@@ -90,6 +94,11 @@ public class LakeTables
         this.locations = listingCache(ttlMillis);
         // a listing cache is the staleness its user chose: listings are then not shared on top of it
         this.sharedListings = new SharedListings(ttlMillis > 0 ? Duration.ZERO : Duration.ofMillis(config.getSharedListingMaxAge().toMillis()));
+        this.formats = EvictableCacheBuilder.newBuilder()
+                .expireAfterWrite(config.getSchemaCacheTtl().toMillis(), TimeUnit.MILLISECONDS)
+                .maximumSize(10_000)
+                .shareNothingWhenDisabled()
+                .build();
         this.shapes = EvictableCacheBuilder.newBuilder()
                 .expireAfterWrite(config.getSchemaCacheTtl().toMillis(), TimeUnit.MILLISECONDS)
                 .maximumSize(10_000)
@@ -237,9 +246,20 @@ public class LakeTables
     {
         ListingPage head = store.listFirstPages(location, REGISTRATION_LISTING_PAGES, stats);
         S3Location companion = companionFolder.of(name, location);
-        LakeTable table = head.truncated() || companionFolder.insideTable()
-                ? TableListing.interpret(name, location, head.objects(), companion, List.of())
-                : TableListing.interpret(name, location, head.objects(), companion, store.listWithAges(companion, stats));
+        LakeTable table;
+        try {
+            table = head.truncated() || companionFolder.insideTable()
+                    ? TableListing.interpret(name, location, head.objects(), companion, List.of())
+                    : TableListing.interpret(name, location, head.objects(), companion, store.listWithAges(companion, stats));
+        }
+        catch (TableFormatFound found) {
+            if (!formatTables.reads(found.format())) {
+                throw found;
+            }
+            // read through its metadata now, so that a damaged or unreadable table fails here; it may have no data yet
+            formatTables.read(name, location, found.format(), stats);
+            return;
+        }
         if (table.files().isEmpty()) {
             String looked = head.truncated() ? "among the first %d objects of %s".formatted(head.objects().size(), location) : "in " + location;
             throw new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Cannot register %s: no data file %s (see the README's Tables section for which objects are data; register the folder that holds them)".formatted(name, looked));
@@ -325,6 +345,7 @@ public class LakeTables
         invalidateAllIf(locations, tables);
         invalidateAllIf(listings, tables);
         invalidateAllIf(shapes, key -> tables.test(key.table()));
+        invalidateAllIf(formats, key -> tables.test(key.table()));
         formatAncestors.flush();
         sharedListings.forget(tables);
     }
@@ -418,13 +439,32 @@ public class LakeTables
         }
     }
 
+    /**
+     * The table's files: a folder table's as listed now; a table format's (whose folder a listing showed it to be,
+     * remembered for {@code metadata.schema-cache-ttl}) as its current version's metadata says, its folder not listed.
+     */
     private LakeTable listTable(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
         S3Location prefix = folder.asPrefix();
-        List<ListedObject> objects = lister.list(prefix, stats);
-        S3Location companion = companionFolder.of(name, prefix);
-        List<ListedObject> companionObjects = companionFolder.insideTable() ? List.of() : store.listWithAges(companion, stats);
-        return TableListing.interpret(name, prefix, objects, companion, companionObjects);
+        ShapeKey formatKey = new ShapeKey(name, prefix, false);
+        TableFormat known = formats.getIfPresent(formatKey);
+        if (known != null) {
+            return formatTables.read(name, prefix, known, stats);
+        }
+        try {
+            List<ListedObject> objects = lister.list(prefix, stats);
+            S3Location companion = companionFolder.of(name, prefix);
+            List<ListedObject> companionObjects = companionFolder.insideTable() ? List.of() : store.listWithAges(companion, stats);
+            return TableListing.interpret(name, prefix, objects, companion, companionObjects);
+        }
+        catch (TableFormatFound found) {
+            if (!formatTables.reads(found.format())) {
+                throw found;
+            }
+            // put is refused by a cache whose time to live is 0: get stores where it may
+            uncheckedCacheGet(formats, formatKey, found::format);
+            return formatTables.read(name, prefix, found.format(), stats);
+        }
     }
 
     /**

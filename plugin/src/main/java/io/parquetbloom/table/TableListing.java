@@ -115,7 +115,12 @@ final class TableListing
     {
         String formatFolder = prefix.key() + String.join("/", Arrays.asList(segments).subList(0, found.folderSegments()));
         S3Location formatTable = new S3Location(prefix.bucket(), formatFolder).asPrefix();
-        return unsupportedFormat(name, formatTable, found.format());
+        TrinoException error = unsupportedFormat(name, formatTable, found.format());
+        if (found.folderSegments() == 0) {
+            // the table's own folder: a format read through its metadata reads it
+            return new TableFormatFound(found.format(), formatTable, error.getMessage());
+        }
+        return error;
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
@@ -37,7 +38,23 @@ import static java.util.Objects.requireNonNull;
  */
 public class TableSchemaReader
 {
-    public record DataColumn(String name, Type type) {}
+    /**
+     * A column of the table's files: by name, or by field id where a table format keeps ids.
+     */
+    public record DataColumn(String name, Type type, OptionalInt fieldId)
+    {
+        public DataColumn
+        {
+            requireNonNull(name, "name is null");
+            requireNonNull(type, "type is null");
+            requireNonNull(fieldId, "fieldId is null");
+        }
+
+        public DataColumn(String name, Type type)
+        {
+            this(name, type, OptionalInt.empty());
+        }
+    }
 
     private final ParquetMetadataReader metadataReader;
     private final ParquetTypeMapping typeMapping;
@@ -61,6 +78,10 @@ public class TableSchemaReader
 
     public List<DataColumn> readColumns(LakeTable table, boolean unionByName, Executor executor, S3RequestStats stats)
     {
+        if (table.snapshot().isPresent()) {
+            // a table format's schema is its metadata's, whatever its files hold
+            return table.snapshot().get().columns();
+        }
         LakeFile newest = table.newestFile().orElseThrow(() -> new TrinoException(PARQUET_BLOOM_TABLE_EMPTY, "Table %s has no Parquet files under %s".formatted(table.name(), table.location())));
         ReadStats readStats = new ReadStats(stats, new MetadataCacheStats());
         // the first lookup prunes this file next, by a column not known yet: keep the filters its tail brought, or

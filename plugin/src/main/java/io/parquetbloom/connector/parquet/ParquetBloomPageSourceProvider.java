@@ -549,7 +549,7 @@ public final class ParquetBloomPageSourceProvider
         if (column.partitionKey()) {
             return Optional.empty();
         }
-        return switch (resolver.resolve(column.name(), column.type(), fileSchema)) {
+        return switch (resolver.resolve(column.name(), column.fieldId(), column.type(), fileSchema)) {
             case FileColumnResolver.Resolution.Missing _ -> Optional.empty();
             case FileColumnResolver.Resolution.Match match -> Optional.of(match.field());
             case FileColumnResolver.Resolution.Mismatch mismatch -> throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Column %s of file %s has Parquet type %s (%s); the table declares %s".formatted(

@@ -3,6 +3,7 @@ package io.parquetbloom.connector.system;
 import com.google.inject.Inject;
 import io.parquetbloom.keyindex.KeyIndexPointers;
 import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.table.FormatSnapshot;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.trino.spi.connector.ColumnMetadata;
@@ -101,8 +102,17 @@ public class PropertiesTable
             properties.put("registered", Boolean.toString(registered.isPresent()));
             properties.put("registry", lakeTables.registryLocation().toString());
             properties.put("data_files", Integer.toString(table.files().size()));
-            table.newestFile().ifPresent(file -> properties.put("newest_file", file.object().location().toString()));
-            properties.put("columns_from", isSchemaUnionByName(request.session()) ? "union of every file's columns by name" : "newest file");
+            if (table.snapshot().isPresent()) {
+                // a table format's version read: its metadata gives the files and the columns
+                FormatSnapshot snapshot = table.snapshot().get();
+                properties.put("format", snapshot.format().displayName());
+                properties.putAll(snapshot.properties());
+                properties.put("columns_from", snapshot.format().displayName() + " metadata (by field id)");
+            }
+            else {
+                table.newestFile().ifPresent(file -> properties.put("newest_file", file.object().location().toString()));
+                properties.put("columns_from", isSchemaUnionByName(request.session()) ? "union of every file's columns by name" : "newest file");
+            }
             properties.put("key_index_location", table.companionFolder().toString());
             properties.put("key_index_ignored_objects", Integer.toString(KeyIndexPointers.of(table).ignored()));
             return properties;

@@ -1,0 +1,23 @@
+package io.parquetbloom.iceberg;
+
+import com.google.inject.Binder;
+import com.google.inject.Module;
+import com.google.inject.Scopes;
+import io.parquetbloom.table.FormatTables;
+
+import static io.airlift.configuration.ConfigBinder.configBinder;
+
+/**
+ * Iceberg tables, read through their own metadata: the {@link FormatTables} the lake's tables route them to.
+ */
+public class IcebergModule
+        implements Module
+{
+    @Override
+    public void configure(Binder binder)
+    {
+        configBinder(binder).bindConfig(IcebergConfig.class);
+        binder.bind(IcebergFileCache.class).in(Scopes.SINGLETON);
+        binder.bind(FormatTables.class).to(IcebergTables.class).in(Scopes.SINGLETON);
+    }
+}

@@ -1,0 +1,179 @@
+package io.parquetbloom.iceberg;
+
+import com.google.common.collect.ImmutableMap;
+import com.google.inject.Inject;
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.s3.S3ObjectInfo;
+import io.parquetbloom.s3.S3ObjectStore;
+import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.FormatSnapshot;
+import io.parquetbloom.table.FormatTables;
+import io.parquetbloom.table.LakeFile;
+import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.TableFormat;
+import io.parquetbloom.table.TableSchemaReader.DataColumn;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.type.TypeManager;
+import io.trino.spi.type.TypeOperators;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StaticTableOperations;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.io.CloseableIterable;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Iceberg tables read through their own metadata, with Apache Iceberg's library over this connector's S3 client: the
+ * current metadata file ({@link IcebergMetadataFiles}), its current snapshot pinned, the snapshot's manifests planned
+ * into its live data files. The rest of the connector gets the view a folder table gives (a {@link LakeTable} of
+ * files), with the schema's columns and their field ids; no data folder is listed.
+ * <p>
+ * What this reader does not apply is refused, naming it: delete files (position, deletion vectors, equality), data
+ * files other than Parquet, encryption, types without a reading here.
+ */
+public final class IcebergTables
+        implements FormatTables
+{
+    private final boolean enabled;
+    private final S3ObjectStore store;
+    private final IcebergFileCache cache;
+    private final IcebergMetadataFiles metadataFiles;
+    private final TypeOperators typeOperators;
+
+    @Inject
+    public IcebergTables(IcebergConfig config, S3ObjectStore store, IcebergFileCache cache, TypeManager typeManager)
+    {
+        this.enabled = config.isEnabled();
+        this.store = requireNonNull(store, "store is null");
+        this.cache = requireNonNull(cache, "cache is null");
+        this.metadataFiles = new IcebergMetadataFiles(store);
+        this.typeOperators = typeManager.getTypeOperators();
+    }
+
+    @Override
+    public boolean reads(TableFormat format)
+    {
+        return enabled && format == TableFormat.ICEBERG;
+    }
+
+    @Override
+    public LakeTable read(SchemaTableName name, S3Location location, TableFormat format, S3RequestStats stats)
+    {
+        S3FileIo io = new S3FileIo(store, cache, stats);
+        String metadataFile = metadataFiles.current(location, stats);
+        TableMetadata metadata = parse(name, io, metadataFile);
+        checkReadable(name, metadataFile, metadata);
+        List<DataColumn> columns = IcebergSchemas.columns(name, metadata.schema(), typeOperators);
+        Snapshot snapshot = metadata.currentSnapshot();
+        Instant committedAt = Instant.ofEpochMilli(snapshot == null ? metadata.lastUpdatedMillis() : snapshot.timestampMillis());
+        List<LakeFile> files = snapshot == null ? List.of() : liveFiles(name, location, metadata, snapshot, io, committedAt);
+        FormatSnapshot version = new FormatSnapshot(
+                TableFormat.ICEBERG,
+                metadataFile,
+                snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId()),
+                committedAt,
+                columns,
+                properties(metadataFile, metadata, snapshot));
+        return new LakeTable(name, location, files, List.of(), location, List.of(), Optional.of(version));
+    }
+
+    private static TableMetadata parse(SchemaTableName name, S3FileIo io, String metadataFile)
+    {
+        try {
+            return TableMetadataParser.read(io, metadataFile);
+        }
+        catch (TrinoException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            // a format version Iceberg's library does not know, or a damaged file: named, never half read
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Iceberg table %s: cannot read metadata file %s: %s".formatted(name, metadataFile, e.getMessage()), e);
+        }
+    }
+
+    private static void checkReadable(SchemaTableName name, String metadataFile, TableMetadata metadata)
+    {
+        if (metadata.formatVersion() > 3) {
+            throw unsupported(name, "format version %d (metadata file %s)".formatted(metadata.formatVersion(), metadataFile));
+        }
+        if (metadata.properties().containsKey("encryption.key-id") || !metadata.encryptionKeys().isEmpty()) {
+            throw unsupported(name, "encryption");
+        }
+    }
+
+    private static List<LakeFile> liveFiles(SchemaTableName name, S3Location location, TableMetadata metadata, Snapshot snapshot, S3FileIo io, Instant committedAt)
+    {
+        BaseTable table = new BaseTable(new StaticTableOperations(metadata, io), name.toString());
+        List<LakeFile> files = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+            for (FileScanTask task : tasks) {
+                files.add(liveFile(name, location, task, committedAt));
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        catch (TrinoException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Iceberg table %s: cannot read the manifests of snapshot %d: %s".formatted(name, snapshot.snapshotId(), e.getMessage()), e);
+        }
+        return files;
+    }
+
+    private static LakeFile liveFile(SchemaTableName name, S3Location location, FileScanTask task, Instant committedAt)
+    {
+        DataFile file = task.file();
+        if (!task.deletes().isEmpty()) {
+            DeleteFile delete = task.deletes().getFirst();
+            String kind = delete.content() == FileContent.EQUALITY_DELETES ? "equality deletes"
+                    : delete.format() == FileFormat.PUFFIN ? "deletion vectors" : "position deletes";
+            throw unsupported(name, "%s (data file %s has %d delete files, such as %s)".formatted(kind, file.location(), task.deletes().size(), delete.location()));
+        }
+        if (file.format() != FileFormat.PARQUET) {
+            throw unsupported(name, "%s data files (%s)".formatted(file.format(), file.location()));
+        }
+        if (file.keyMetadata() != null) {
+            throw unsupported(name, "encrypted data files (%s)".formatted(file.location()));
+        }
+        S3Location object = S3FileIo.location(file.location());
+        String prefix = location.asPrefix().toString();
+        String relativePath = object.toString().startsWith(prefix) ? object.toString().substring(prefix.length()) : object.toString();
+        // data files are never rewritten in place: the path and size pin the version, there is no ETag to ask for
+        return new LakeFile(new S3ObjectInfo(object, file.fileSizeInBytes(), ""), relativePath, Map.of(), committedAt);
+    }
+
+    private static Map<String, String> properties(String metadataFile, TableMetadata metadata, Snapshot snapshot)
+    {
+        ImmutableMap.Builder<String, String> properties = ImmutableMap.builder();
+        properties.put("iceberg.metadata_file", metadataFile);
+        properties.put("iceberg.format_version", Integer.toString(metadata.formatVersion()));
+        properties.put("iceberg.snapshot_id", snapshot == null ? "" : Long.toString(snapshot.snapshotId()));
+        return properties.buildOrThrow();
+    }
+
+    private static TrinoException unsupported(SchemaTableName name, String feature)
+    {
+        return new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE, "Iceberg table %s uses %s, which this connector does not read yet; read it with Trino's Iceberg connector (connector.name=iceberg)".formatted(name, feature));
+    }
+}
