@@ -144,7 +144,7 @@ final class FileSplitPlanner
         if (pages.isEmpty()) {
             return split;
         }
-        return new ParquetBloomSplit(split.path(), split.fileSize(), split.etag(), split.start(), split.length(), split.partitionValues(), split.rowGroups(), split.metadataCacheFlush(), Optional.of(new KeyColumnPages(covered.column(), pages)));
+        return new ParquetBloomSplit(split.path(), split.fileSize(), split.etag(), split.start(), split.length(), split.partitionValues(), split.rowGroups(), split.metadataCacheFlush(), Optional.of(new KeyColumnPages(covered.column(), pages)), split.deletes());
     }
 
     /**
@@ -211,7 +211,7 @@ final class FileSplitPlanner
     private ParquetBloomSplit split(LakeFile planned, long start, long length, Optional<List<Integer>> rowGroups)
     {
         S3ObjectInfo object = planned.object();
-        return new ParquetBloomSplit(object.location().toString(), object.size(), object.etag(), start, length, planned.partitionValues(), rowGroups, metadataCacheFlush);
+        return new ParquetBloomSplit(object.location().toString(), object.size(), object.etag(), start, length, planned.partitionValues(), rowGroups, metadataCacheFlush, Optional.empty(), planned.deletes());
     }
 
     /**

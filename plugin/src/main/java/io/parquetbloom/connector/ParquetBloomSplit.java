@@ -1,6 +1,7 @@
 package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.table.RowDeletes;
 import io.trino.spi.connector.ConnectorSplit;
 
 import java.util.List;
@@ -21,7 +22,7 @@ import static java.util.Objects.requireNonNull;
  * @param metadataCacheFlush the coordinator's latest {@code flush_metadata_cache}, for the worker to apply
  * @param keyPages the key index's pages of the key column in the split's row groups, where it told them apart
  */
-public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups, long metadataCacheFlush, Optional<KeyColumnPages> keyPages)
+public record ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups, long metadataCacheFlush, Optional<KeyColumnPages> keyPages, List<RowDeletes> deletes)
         implements ConnectorSplit
 {
     private static final int INSTANCE_SIZE = instanceSize(ParquetBloomSplit.class);
@@ -33,11 +34,12 @@ public record ParquetBloomSplit(String path, long fileSize, String etag, long st
         partitionValues = ImmutableMap.copyOf(requireNonNull(partitionValues, "partitionValues is null"));
         rowGroups = requireNonNull(rowGroups, "rowGroups is null").map(List::copyOf);
         requireNonNull(keyPages, "keyPages is null");
+        deletes = List.copyOf(deletes);
     }
 
     public ParquetBloomSplit(String path, long fileSize, String etag, long start, long length, Map<String, Optional<String>> partitionValues, Optional<List<Integer>> rowGroups, long metadataCacheFlush)
     {
-        this(path, fileSize, etag, start, length, partitionValues, rowGroups, metadataCacheFlush, Optional.empty());
+        this(path, fileSize, etag, start, length, partitionValues, rowGroups, metadataCacheFlush, Optional.empty(), List.of());
     }
 
     /**
@@ -53,7 +55,8 @@ public record ParquetBloomSplit(String path, long fileSize, String etag, long st
     public long getRetainedSizeInBytes()
     {
         long size = INSTANCE_SIZE + estimatedSizeOf(path) + estimatedSizeOf(etag) + rowGroups.map(list -> 16L + 20L * list.size()).orElse(0L)
-                + keyPages.map(KeyColumnPages::getRetainedSizeInBytes).orElse(0L);
+                + keyPages.map(KeyColumnPages::getRetainedSizeInBytes).orElse(0L)
+                + deletes.stream().mapToLong(delete -> 64 + estimatedSizeOf(delete.path())).sum();
         for (Map.Entry<String, Optional<String>> entry : partitionValues.entrySet()) {
             size += 32 + estimatedSizeOf(entry.getKey()) + entry.getValue().map(v -> estimatedSizeOf(v)).orElse(0L);
         }

@@ -10,6 +10,7 @@ import io.parquetbloom.table.FormatSnapshot;
 import io.parquetbloom.table.FormatTables;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.RowDeletes;
 import io.parquetbloom.table.TableFormat;
 import io.parquetbloom.table.TableSchemaReader.DataColumn;
 import io.trino.spi.TrinoException;
@@ -47,8 +48,9 @@ import static java.util.Objects.requireNonNull;
  * into its live data files. The rest of the connector gets the view a folder table gives (a {@link LakeTable} of
  * files), with the schema's columns and their field ids; no data folder is listed.
  * <p>
- * What this reader does not apply is refused, naming it: delete files (position, deletion vectors, equality), data
- * files other than Parquet, encryption, types without a reading here.
+ * Position delete files and deletion vectors go with each data file to the reader, which drops those rows; what this
+ * reader does not apply is refused, naming it: equality deletes, data files other than Parquet, encryption, types
+ * without a reading here.
  */
 public final class IcebergTables
         implements FormatTables
@@ -144,11 +146,9 @@ public final class IcebergTables
     private static LakeFile liveFile(SchemaTableName name, S3Location location, FileScanTask task, Instant committedAt)
     {
         DataFile file = task.file();
-        if (!task.deletes().isEmpty()) {
-            DeleteFile delete = task.deletes().getFirst();
-            String kind = delete.content() == FileContent.EQUALITY_DELETES ? "equality deletes"
-                    : delete.format() == FileFormat.PUFFIN ? "deletion vectors" : "position deletes";
-            throw unsupported(name, "%s (data file %s has %d delete files, such as %s)".formatted(kind, file.location(), task.deletes().size(), delete.location()));
+        List<RowDeletes> deletes = new ArrayList<>();
+        for (DeleteFile delete : task.deletes()) {
+            deletes.add(rowDeletes(name, file, delete));
         }
         if (file.format() != FileFormat.PARQUET) {
             throw unsupported(name, "%s data files (%s)".formatted(file.format(), file.location()));
@@ -159,8 +159,32 @@ public final class IcebergTables
         S3Location object = S3FileIo.location(file.location());
         String prefix = location.asPrefix().toString();
         String relativePath = object.toString().startsWith(prefix) ? object.toString().substring(prefix.length()) : object.toString();
-        // data files are never rewritten in place: the path and size pin the version, there is no ETag to ask for
-        return new LakeFile(new S3ObjectInfo(object, file.fileSizeInBytes(), ""), relativePath, Map.of(), committedAt);
+        // data files are never rewritten at their path (the spec says so): path and size pin the version, cached as such
+        return new LakeFile(S3ObjectInfo.immutable(object, file.fileSizeInBytes()), relativePath, Map.of(), committedAt, deletes);
+    }
+
+    /**
+     * Where a delete file's positions are read: a deletion vector's blob in its Puffin file, or a Parquet position
+     * delete file. Equality deletes (Flink and CDC writers) are refused, naming them.
+     */
+    private static RowDeletes rowDeletes(SchemaTableName name, DataFile file, DeleteFile delete)
+    {
+        if (delete.content() == FileContent.EQUALITY_DELETES) {
+            throw unsupported(name, "equality deletes (data file %s, delete file %s)".formatted(file.location(), delete.location()));
+        }
+        if (delete.keyMetadata() != null) {
+            throw unsupported(name, "encrypted delete files (%s)".formatted(delete.location()));
+        }
+        if (delete.format() == FileFormat.PUFFIN) {
+            if (delete.contentOffset() == null || delete.contentSizeInBytes() == null) {
+                throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Iceberg table %s: deletion vector %s has no offset or size in its manifest".formatted(name, delete.location()));
+            }
+            return new RowDeletes(RowDeletes.Kind.DELETION_VECTOR, delete.location(), delete.fileSizeInBytes(), delete.contentOffset(), delete.contentSizeInBytes(), delete.recordCount());
+        }
+        if (delete.format() != FileFormat.PARQUET) {
+            throw unsupported(name, "%s position delete files (%s)".formatted(delete.format(), delete.location()));
+        }
+        return new RowDeletes(RowDeletes.Kind.POSITION_FILE, delete.location(), delete.fileSizeInBytes(), 0, delete.fileSizeInBytes(), delete.recordCount());
     }
 
     private static Map<String, String> properties(String metadataFile, TableMetadata metadata, Snapshot snapshot)

@@ -5,6 +5,7 @@ import io.parquetbloom.s3.S3ObjectInfo;
 
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,9 +14,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * A data file of a table as its listing found it: the object, its key relative to the table's folder (how key index
  * directories record it), the raw values of its {@code key=value} partition folders by partition column name in
- * table order (empty for {@code __HIVE_DEFAULT_PARTITION__}), and when it was written.
+ * table order (empty for {@code __HIVE_DEFAULT_PARTITION__}), when it was written, and the rows a table format deleted
+ * from it.
  */
-public record LakeFile(S3ObjectInfo object, String relativePath, Map<String, Optional<String>> partitionValues, Instant lastModified)
+public record LakeFile(S3ObjectInfo object, String relativePath, Map<String, Optional<String>> partitionValues, Instant lastModified, List<RowDeletes> deletes)
 {
     /**
      * Newest last: by the time the object was written, then by key, so that files written in the same second (S3
@@ -31,6 +33,15 @@ public record LakeFile(S3ObjectInfo object, String relativePath, Map<String, Opt
         // ImmutableMap keeps the table's order of partition columns
         partitionValues = ImmutableMap.copyOf(requireNonNull(partitionValues, "partitionValues is null"));
         requireNonNull(lastModified, "lastModified is null");
+        deletes = List.copyOf(deletes);
+    }
+
+    /**
+     * A file whose every row is live: a folder table's.
+     */
+    public LakeFile(S3ObjectInfo object, String relativePath, Map<String, Optional<String>> partitionValues, Instant lastModified)
+    {
+        this(object, relativePath, partitionValues, lastModified, List.of());
     }
 
     /**

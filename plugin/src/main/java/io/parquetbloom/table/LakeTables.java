@@ -458,8 +458,8 @@ public class LakeTables
             return TableListing.interpret(name, prefix, objects, companion, companionObjects);
         }
         catch (TableFormatFound found) {
-            if (!formatTables.reads(found.format())) {
-                throw found;
+            if (!formatTables.reads(found.format()) || !found.location().equals(prefix)) {
+                throw TableListing.unsupportedFormat(name, found.location(), found.format());
             }
             // put is refused by a cache whose time to live is 0: get stores where it may
             uncheckedCacheGet(formats, formatKey, found::format);

@@ -128,9 +128,17 @@ final class TableListing
      */
     static TrinoException unsupportedFormat(SchemaTableName name, S3Location formatFolder, TableFormat format)
     {
-        return new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT, ("Table %s: %s is %s %s table (it holds %s), whose folders keep files that are no longer part of the table; " +
+        return new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FORMAT, "Table %s: %s".formatted(name, formatMessage(formatFolder, format)));
+    }
+
+    /**
+     * Why the folder {@code formatFolder} of {@code format} is not read as a folder of Parquet files.
+     */
+    static String formatMessage(S3Location formatFolder, TableFormat format)
+    {
+        return ("%s is %s %s table (it holds %s), whose folders keep files that are no longer part of the table; " +
                 "this connector reads plain Parquet folders only and would return their rows. %s").formatted(
-                name, formatFolder, "AEIOU".indexOf(format.displayName().charAt(0)) >= 0 ? "an" : "a", format.displayName(), format.marker(), format.advice()));
+                formatFolder, "AEIOU".indexOf(format.displayName().charAt(0)) >= 0 ? "an" : "a", format.displayName(), format.marker(), format.advice());
     }
 
     /**

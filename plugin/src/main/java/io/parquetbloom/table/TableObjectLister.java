@@ -163,9 +163,34 @@ final class TableObjectLister
         if (!nested) {
             return List.of();
         }
-        List<String> folderKeys = store.listChildPrefixes(prefix, stats).stream()
+        List<String> children = store.listChildPrefixes(prefix, stats);
+        checkNoFormatFolder(prefix, children, stats);
+        List<String> folderKeys = children.stream()
                 .map(name -> prefix.child(name).asPrefix().key())
                 .toList();
         return keyRangeBounds(folderKeys, firstPage);
+    }
+
+    /**
+     * A table format's folder among the table's own folders ends the listing before its other pages: a Delta Lake
+     * log, or Iceberg metadata (whose {@code data/} folder sorts before it), so that a large format table is not listed
+     * whole to be found out.
+     */
+    private void checkNoFormatFolder(S3Location prefix, List<String> children, S3RequestStats stats)
+    {
+        for (String child : children) {
+            Optional<TableFormat> format = TableFormat.ofFolder(child);
+            if (format.isPresent()) {
+                throw new TableFormatFound(format.get(), prefix.asPrefix(), TableListing.formatMessage(prefix.asPrefix(), format.get()));
+            }
+        }
+        if (children.contains("metadata")) {
+            S3Location metadata = prefix.child("metadata").asPrefix();
+            boolean iceberg = store.listFirstPage(metadata, stats).objects().stream()
+                    .anyMatch(object -> TableFormat.isIcebergMetadataFile(object.key().substring(metadata.key().length())));
+            if (iceberg) {
+                throw new TableFormatFound(TableFormat.ICEBERG, prefix.asPrefix(), TableListing.formatMessage(prefix.asPrefix(), TableFormat.ICEBERG));
+            }
+        }
     }
 }

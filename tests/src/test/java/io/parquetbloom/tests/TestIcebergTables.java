@@ -1,7 +1,10 @@
 package io.parquetbloom.tests;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableMultiset;
+import com.google.common.collect.Multiset;
 import io.parquetbloom.demo.S3ProxyProcess;
+import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
@@ -14,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 
+import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Iceberg tables written by Trino's own Iceberg connector, in the same query runner, read by this connector through
@@ -27,6 +30,9 @@ final class TestIcebergTables
 {
     private static final String SCHEMA_LOCATION = TestingLake.ROOT + "ice";
 
+    private CountingProxy proxy;
+    private int catalogs;
+
     @Override
     protected QueryRunner createQueryRunner()
             throws Exception
@@ -36,6 +42,7 @@ final class TestIcebergTables
         runner.installPlugin(new IcebergPlugin());
         runner.createCatalog("iceberg", "iceberg", icebergProperties(s3.endpoint()));
         runner.execute("CREATE SCHEMA iceberg.ice WITH (location = '%s')".formatted(SCHEMA_LOCATION));
+        proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
         return runner;
     }
 
@@ -102,19 +109,38 @@ final class TestIcebergTables
         assertThat(computeActual("SELECT id FROM lake.ice.parted WHERE region = 'eu'").getOnlyColumnAsSet()).containsExactlyInAnyOrder(1L, 3L);
     }
 
+    /**
+     * DELETE, UPDATE and MERGE as Trino writes them: position delete files in format v2, deletion vectors in v3. No
+     * deleted row is returned, by any path: whole row groups, lookups, counts, a LIMIT.
+     */
     @Test
-    void deletesAreRefusedNamingThem()
+    void deletedRowsAreNeverReturned()
     {
-        execute("CREATE TABLE iceberg.ice.deleted_v2 (id bigint, v varchar) WITH (format_version = 2)");
-        execute("INSERT INTO iceberg.ice.deleted_v2 VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-        execute("DELETE FROM iceberg.ice.deleted_v2 WHERE id = 2");
-        assertThatThrownBy(() -> computeActual("SELECT * FROM lake.ice.deleted_v2"))
-                .hasMessageContaining("Iceberg table ice.deleted_v2 uses position deletes");
-        execute("CREATE TABLE iceberg.ice.deleted_v3 (id bigint, v varchar) WITH (format_version = 3)");
-        execute("INSERT INTO iceberg.ice.deleted_v3 VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-        execute("DELETE FROM iceberg.ice.deleted_v3 WHERE id = 2");
-        assertThatThrownBy(() -> computeActual("SELECT * FROM lake.ice.deleted_v3"))
-                .hasMessageContaining("Iceberg table ice.deleted_v3 uses deletion vectors");
+        for (int formatVersion : new int[] {2, 3}) {
+            String table = "changed_v" + formatVersion;
+            execute("CREATE TABLE iceberg.ice.%s (id bigint, device_id varchar, v double) WITH (format_version = %d, parquet_bloom_filter_columns = ARRAY['device_id'])".formatted(table, formatVersion));
+            execute("INSERT INTO iceberg.ice.%s SELECT n, 'dev-' || CAST(n AS varchar), n * 1.5 FROM UNNEST(sequence(0, 499)) AS t(n)".formatted(table));
+            execute("INSERT INTO iceberg.ice.%s SELECT n, 'dev-' || CAST(n AS varchar), n * 1.5 FROM UNNEST(sequence(500, 999)) AS t(n)".formatted(table));
+            execute("DELETE FROM iceberg.ice.%s WHERE id %% 7 = 3".formatted(table));
+            execute("UPDATE iceberg.ice.%s SET v = -1 WHERE id BETWEEN 100 AND 120".formatted(table));
+            execute(("MERGE INTO iceberg.ice.%s t USING (VALUES (17, 'dev-17'), (2000, 'dev-2000')) AS s(id, device_id) ON t.id = s.id " +
+                    "WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.device_id, 0.0)").formatted(table));
+            execute("DELETE FROM iceberg.ice.%s WHERE id = 501".formatted(table));
+            assertSameAnswers(table);
+            for (String sql : List.of(
+                    "SELECT * FROM %s WHERE device_id = 'dev-10'",
+                    "SELECT * FROM %s WHERE device_id IN ('dev-3', 'dev-17', 'dev-501', 'dev-502', 'dev-2000')",
+                    "SELECT count(*) FROM %s",
+                    "SELECT count(*) FROM %s WHERE v = -1",
+                    "SELECT id FROM %s WHERE id BETWEEN 95 AND 125")) {
+                assertThat(computeActual(sql.formatted("lake.ice." + table)).getMaterializedRows()).as(sql)
+                        .containsExactlyInAnyOrderElementsOf(computeActual(sql.formatted("iceberg.ice." + table)).getMaterializedRows());
+            }
+            // a LIMIT is met from live rows only
+            assertThat(computeActual("SELECT id FROM lake.ice.%s LIMIT 800".formatted(table)).getRowCount()).isEqualTo(800);
+            // of the rows deleted by id, only the one MERGE inserted again (17) is live
+            assertThat(computeActual("SELECT id FROM lake.ice.%s WHERE id %% 7 = 3".formatted(table)).getOnlyColumnAsSet()).containsExactly(17L);
+        }
     }
 
     @Test
@@ -123,6 +149,77 @@ final class TestIcebergTables
         execute("CREATE TABLE iceberg.ice.empty (id bigint, v varchar)");
         assertThat(computeActual("SELECT column_name FROM lake.information_schema.columns WHERE table_schema = 'ice' AND table_name = 'empty'").getOnlyColumnAsSet()).containsExactlyInAnyOrder("id", "v");
         assertThat(computeScalar("SELECT count(*) FROM lake.ice.empty")).isEqualTo(0L);
+    }
+
+    /**
+     * The requests of a lookup, cold and warm: cold, the lake's root and schema folders (as for every table the layout
+     * finds), the table's folder once to find it is Iceberg (one page here), then its metadata folder, metadata file,
+     * manifest list and manifest, then the live file's footer and bloom filter; warm, only the metadata folder's
+     * listing (which metadata file is current) after the layout's, everything else cached by path. No dead file is
+     * read, and the table's folder is not listed again.
+     */
+    @Test
+    void requestsOfALookup()
+    {
+        execute("CREATE TABLE iceberg.ice.counted (id bigint, device_id varchar) WITH (parquet_bloom_filter_columns = ARRAY['device_id'])");
+        for (int batch = 0; batch < 3; batch++) {
+            execute("INSERT INTO iceberg.ice.counted SELECT n, 'dev-' || CAST(n AS varchar) FROM UNNEST(sequence(%d, %d)) AS t(n)".formatted(batch * 1000, batch * 1000 + 999));
+        }
+        execute("ALTER TABLE iceberg.ice.counted EXECUTE optimize");
+        String catalog = "counted_" + catalogs++;
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT));
+        String lookup = "SELECT * FROM %s.ice.counted WHERE device_id = '%s'";
+        Multiset<String> cold = requests(lookup.formatted(catalog, "dev-absent-1"));
+        assertThat(cold).isEqualTo(ImmutableMultiset.builder()
+                .add("LIST warehouse/")
+                .add("LIST warehouse/ice/")
+                .add("LIST warehouse/ice/counted/")
+                .add("LIST warehouse/ice/counted/metadata/")
+                .add("GET metadata.json")
+                .add("GET manifest list")
+                .add("GET manifest")
+                // the live file's footer, then its bloom filter; the four files OPTIMIZE left dead are never read
+                .addCopies("GET_RANGE data file", 2)
+                .build());
+        Multiset<String> warm = requests(lookup.formatted(catalog, "dev-absent-2"));
+        assertThat(warm).isEqualTo(ImmutableMultiset.builder()
+                .add("LIST warehouse/")
+                .add("LIST warehouse/ice/")
+                .add("LIST warehouse/ice/counted/metadata/")
+                .build());
+        assertThat(computeActual(lookup.formatted(catalog, "dev-1234")).getRowCount()).isEqualTo(1);
+    }
+
+    private Multiset<String> requests(String sql)
+    {
+        proxy.reset();
+        computeActual(sql);
+        return proxy.requests().stream()
+                .map(request -> request.method().equals("LIST") ? "LIST " + request.target() : describe(request))
+                .collect(toImmutableMultiset());
+    }
+
+    private static String describe(CountingProxy.Request request)
+    {
+        String key = request.target();
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        String kind;
+        if (name.endsWith(".metadata.json")) {
+            kind = "metadata.json";
+        }
+        else if (name.startsWith("snap-")) {
+            kind = "manifest list";
+        }
+        else if (name.endsWith(".avro")) {
+            kind = "manifest";
+        }
+        else if (key.contains("/data/")) {
+            kind = "data file";
+        }
+        else {
+            kind = key;
+        }
+        return (request.range().isEmpty() ? request.method() : request.method() + "_RANGE") + " " + kind;
     }
 
     private void assertSameAnswers(String table)

@@ -254,8 +254,9 @@ final class TestRegistrationSecurity
                 "hudi/p=1/", "is a Hudi table",
                 "acid/base_0000005/", "is a Hive transactional table",
                 "stream/n=1/", "is a Spark structured streaming sink table",
-                // the format is named, not the partition folders' disagreement its evolved spec left
-                "evolved/", "is an Iceberg table");
+                // read through its metadata (here not Iceberg's), not refused for the partition folders its evolved
+                // spec left
+                "evolved/", "cannot read metadata file s3://%s/evolved/metadata/v2.metadata.json".formatted(OTHER));
         refused.forEach((folder, message) -> assertThatThrownBy(() -> computeActual("CALL strict.system.register_table('formats', 't', 's3://%s/%s')".formatted(OTHER, folder)))
                 .as(folder)
                 .hasMessageContaining(message));

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.LongPredicate;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static java.util.Objects.requireNonNull;
@@ -46,6 +47,8 @@ public final class ParquetBloomPageSource
     // present where the split is read by pages: its probe counted the row groups read
     private final Optional<PageReadStats> pageReads;
     private final Optional<OffsetIndexPrefetch> prefetch;
+    // the file's rows its table format deleted, by absolute position: never returned
+    private final Optional<LongPredicate> deleted;
     private long completedPositions;
     private int currentRowGroup = -1;
     private boolean closed;
@@ -67,8 +70,10 @@ public final class ParquetBloomPageSource
             ReadStats readStats,
             PruningTotals totals,
             Optional<PageReadStats> pageReads,
-            Optional<OffsetIndexPrefetch> prefetch)
+            Optional<OffsetIndexPrefetch> prefetch,
+            Optional<LongPredicate> deleted)
     {
+        this.deleted = requireNonNull(deleted, "deleted is null");
         this.pageReads = requireNonNull(pageReads, "pageReads is null");
         this.prefetch = requireNonNull(prefetch, "prefetch is null");
         this.path = requireNonNull(path, "path is null");
@@ -88,7 +93,7 @@ public final class ParquetBloomPageSource
      */
     static ParquetBloomPageSource empty(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals)
     {
-        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.empty(), Optional.empty());
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /**
@@ -96,7 +101,7 @@ public final class ParquetBloomPageSource
      */
     static ParquetBloomPageSource emptyAfterProbe(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
     {
-        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty());
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty(), Optional.empty());
     }
 
     static Builder builder()
@@ -154,18 +159,26 @@ public final class ParquetBloomPageSource
         ProjectedSourcePage page = null;
         try {
             ParquetReader parquetReader = reader.orElseThrow();
-            SourcePage readerPage = parquetReader.nextPage();
-            if (readerPage != null) {
-                page = new ProjectedSourcePage(path, readerPage, columns);
-                long firstRow = parquetReader.lastBatchStartRow();
-                countRowGroupRead(firstRow);
-                if (noMatchRecorder.isPresent()) {
-                    noMatchRecorder.get().observe(page, firstRow);
+            do {
+                SourcePage readerPage = parquetReader.nextPage();
+                if (readerPage != null) {
+                    page = new ProjectedSourcePage(path, readerPage, columns);
+                    long firstRow = parquetReader.lastBatchStartRow();
+                    countRowGroupRead(firstRow);
+                    if (noMatchRecorder.isPresent()) {
+                        // what the file holds, deleted rows included: no-match facts are about the file, not a version
+                        noMatchRecorder.get().observe(page, firstRow);
+                    }
+                    dropDeleted(page, firstRow);
+                }
+                else {
+                    page = null;
+                    if (noMatchRecorder.isPresent()) {
+                        noMatchRecorder.get().finish();
+                    }
                 }
             }
-            else if (noMatchRecorder.isPresent()) {
-                noMatchRecorder.get().finish();
-            }
+            while (page != null && page.getPositionCount() == 0);
         }
         catch (IOException | RuntimeException e) {
             closeQuietly();
@@ -204,6 +217,24 @@ public final class ParquetBloomPageSource
             if (readToEnd) {
                 prefetch.ifPresent(OffsetIndexPrefetch::await);
             }
+        }
+    }
+
+    private void dropDeleted(ProjectedSourcePage page, long firstRow)
+    {
+        if (deleted.isEmpty()) {
+            return;
+        }
+        int count = page.getPositionCount();
+        int[] kept = new int[count];
+        int keptCount = 0;
+        for (int position = 0; position < count; position++) {
+            if (!deleted.get().test(firstRow + position)) {
+                kept[keptCount++] = position;
+            }
+        }
+        if (keptCount < count) {
+            page.selectPositions(kept, 0, keptCount);
         }
     }
 
@@ -302,9 +333,10 @@ public final class ParquetBloomPageSource
                 PruningStats pruningStats,
                 ReadStats readStats,
                 PruningTotals totals,
-                Optional<OffsetIndexPrefetch> prefetch)
+                Optional<OffsetIndexPrefetch> prefetch,
+                Optional<LongPredicate> deleted)
         {
-            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals, Optional.empty(), prefetch);
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals, Optional.empty(), prefetch, deleted);
         }
 
         /**
@@ -312,7 +344,7 @@ public final class ParquetBloomPageSource
          */
         ParquetBloomPageSource buildReadByPages(String path, ParquetReader reader, List<NoMatchRecorder.ReadRowGroup> rowGroups, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
         {
-            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty());
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty(), Optional.empty());
         }
     }
 }

@@ -32,6 +32,7 @@ import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionValues;
+import io.parquetbloom.table.RowDeletes;
 import io.trino.parquet.Column;
 import io.trino.parquet.DiskRange;
 import io.trino.parquet.Field;
@@ -78,6 +79,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.function.LongPredicate;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static com.google.common.base.Preconditions.checkArgument;
@@ -92,7 +95,9 @@ import static io.trino.parquet.ParquetTypeUtils.constructField;
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.ParquetTypeUtils.lookupColumnByName;
+import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TypeUtils.writeNativeValue;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -103,6 +108,10 @@ import static java.util.Objects.requireNonNull;
 public final class ParquetBloomPageSourceProvider
         implements ConnectorPageSourceProvider
 {
+    // the columns of an Iceberg position delete file, by the field ids the Iceberg spec reserves for them
+    private static final ParquetBloomColumnHandle DELETE_FILE_PATH = new ParquetBloomColumnHandle("file_path", VARCHAR, false, OptionalInt.of(Integer.MAX_VALUE - 101));
+    private static final ParquetBloomColumnHandle DELETE_POS = new ParquetBloomColumnHandle("pos", BIGINT, false, OptionalInt.of(Integer.MAX_VALUE - 102));
+
     private final S3ObjectStore store;
     private final ParquetMetadataReader metadataReader;
     private final NoMatchCache noMatchCache;
@@ -174,14 +183,22 @@ public final class ParquetBloomPageSourceProvider
         // the columns resolved once: the pruner uses the fields of the constrained ones
         Map<String, org.apache.parquet.schema.Type> fieldsByName = new HashMap<>();
         fields.forEach((column, field) -> fieldsByName.put(column.name(), field));
-        RowGroupSelection selection = withinLimit(pruner.prune(file, plan, rowGroupScope(split), fieldsByName, readStats), file, table, constraint);
+        RowGroupSelection selection = pruner.prune(file, plan, rowGroupScope(split), fieldsByName, readStats);
+        if (split.deletes().isEmpty()) {
+            // with deleted rows, a row group holds fewer rows than its count: the LIMIT could not be met from it
+            selection = withinLimit(selection, file, table, constraint);
+        }
         if (selection.rowGroups().isEmpty()) {
             return ParquetBloomPageSource.empty(split.path(), selection.stats(), readStats, totals);
         }
         // a small file read whole just now: the reader takes its chunks from those bytes
         FileTail tail = object.size() <= readWholeUpTo ? dataInTail(file) : FileTail.NONE;
-        ReadMode mode = new ReadMode(plan.options().noMatchCache(), isPageReadsEnabled(session), readPlanner.matchesOf(session.getQueryId()));
-        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, mode, split.keyPages(), readStats);
+        // reading by pages returns rows without their positions in the file, which deletes need
+        ReadMode mode = new ReadMode(plan.options().noMatchCache(), isPageReadsEnabled(session) && split.deletes().isEmpty(), readPlanner.matchesOf(session.getQueryId()));
+        Optional<LongPredicate> deleted = split.deletes().isEmpty()
+                ? Optional.empty()
+                : Optional.of(DeletedRows.load(split.path(), split.deletes(), store, delete -> positionDeleteRows(delete, plan.table(), readStats), readStats.requests()));
+        return openReader(split.path(), split.partitionValues(), object, file.retainOnlyFooter(), tail, columns, fields, selection, mode, split.keyPages(), deleted, readStats);
     }
 
     /**
@@ -238,7 +255,25 @@ public final class ParquetBloomPageSourceProvider
         ParquetFileMetadata file = metadataReader.footer(FooterRequest.forReading(object, table, 0, Set.of(), fileColumns(columns, TupleDomain.all())), readStats);
         Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields = fileFields(columns, TupleDomain.all(), file.metadata().getFileMetaData().getSchema(), path);
         RowGroupSelection selection = new RowGroupSelection(rowGroups, Map.of(), new PruningStats());
-        return openReader(path, Map.of(), object, file.retainOnlyFooter(), FileTail.NONE, columns, fields, selection, new ReadMode(false, false, RowGroupMatches.NONE), Optional.empty(), readStats);
+        return openReader(path, Map.of(), object, file.retainOnlyFooter(), FileTail.NONE, columns, fields, selection, new ReadMode(false, false, RowGroupMatches.NONE), Optional.empty(), Optional.empty(), readStats);
+    }
+
+    /**
+     * The rows ({@code file_path}, {@code pos}) of an Iceberg position delete file, every row group, read as a
+     * query reads (columns by Iceberg's reserved field ids).
+     */
+    private ConnectorPageSource positionDeleteRows(RowDeletes delete, SchemaTableName table, ReadStats readStats)
+    {
+        S3ObjectInfo object = S3ObjectInfo.immutable(S3Location.parse(DeletedRows.normalized(delete.path())), delete.fileSize());
+        ParquetFileMetadata footer = metadataReader.footer(FooterRequest.forReading(object, table, 0, Set.of(), Set.of(DELETE_FILE_PATH.name(), DELETE_POS.name())), readStats);
+        int rowGroups;
+        try {
+            rowGroups = footer.blocks().size();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Cannot read position delete file %s: %s".formatted(delete.path(), e.getMessage()), e);
+        }
+        return readRowGroups(object, table, List.of(DELETE_FILE_PATH, DELETE_POS), IntStream.range(0, rowGroups).boxed().toList(), readStats.requests());
     }
 
     /**
@@ -290,6 +325,7 @@ public final class ParquetBloomPageSourceProvider
             RowGroupSelection selection,
             ReadMode mode,
             Optional<KeyColumnPages> keyPages,
+            Optional<LongPredicate> deleted,
             ReadStats readStats)
     {
         MessageType fileSchema = file.metadata().getFileMetaData().getSchema();
@@ -322,7 +358,7 @@ public final class ParquetBloomPageSourceProvider
         ColumnChunkLayout layout = columnChunkLayout(rowGroups, descriptorsByPath, projection.readerColumns(), filterFields.keySet(), wholeRowGroups);
         S3ParquetDataSource dataSource = new S3ParquetDataSource(store, object, readStats.requests(), readerOptions, layout, columnReadExecutor, mode.matches(), tail);
         ParquetReader reader = createReader(path, file, projection.readerColumns(), rowGroups, dataSource);
-        return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals, prefetch);
+        return projection.pageSource().build(path, reader, readRowGroups, noMatchRecorder, selection.stats(), readStats, totals, prefetch, deleted);
     }
 
     /**

@@ -336,7 +336,13 @@ final class TestDifferentialPruning
             runner.execute(getSession(), sql);
         }
         catch (RuntimeException e) {
-            assertThat(e.getMessage()).as(sql).contains("connector.name=").contains("s3://%s/warehouse/diff/%s/ is a".formatted(TestingLake.BUCKET, table));
+            if (table.equals("fmt_iceberg")) {
+                // read through its metadata, never its data folder: this one's metadata is not Iceberg's
+                assertThat(e.getMessage()).as(sql).contains("cannot read metadata file s3://%s/warehouse/diff/%s/metadata/".formatted(TestingLake.BUCKET, table));
+            }
+            else {
+                assertThat(e.getMessage()).as(sql).contains("connector.name=").contains("s3://%s/warehouse/diff/%s/ is a".formatted(TestingLake.BUCKET, table));
+            }
             coverage.merge("tableFormatsRefused", 1L, Long::sum);
             return;
         }
