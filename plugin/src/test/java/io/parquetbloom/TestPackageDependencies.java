@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestPackageDependencies
 {
     // lowest first; the root package holds what every layer may use (error codes)
-    private static final List<String> LAYERS = List.of("", "sbbf", "hash", "s3", "metadata", "table", "pruning", "health", "keyindex", "connector");
+    private static final List<String> LAYERS = List.of("", "sbbf", "hash", "s3", "metadata", "table", "iceberg", "pruning", "health", "keyindex", "connector");
     private static final List<String> CONNECTOR_FEATURES = List.of("parquet", "system", "functions", "procedure");
     private static final Pattern REFERENCE = Pattern.compile("io\\.parquetbloom\\.((?:[a-z0-9]+\\.)*)[A-Z]");
 

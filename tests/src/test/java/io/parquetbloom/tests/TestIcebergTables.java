@@ -8,14 +8,17 @@ import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
+import io.trino.Session;
 import io.trino.plugin.iceberg.IcebergPlugin;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -149,6 +152,56 @@ final class TestIcebergTables
         execute("CREATE TABLE iceberg.ice.empty (id bigint, v varchar)");
         assertThat(computeActual("SELECT column_name FROM lake.information_schema.columns WHERE table_schema = 'ice' AND table_name = 'empty'").getOnlyColumnAsSet()).containsExactlyInAnyOrder("id", "v");
         assertThat(computeScalar("SELECT count(*) FROM lake.ice.empty")).isEqualTo(0L);
+    }
+
+    /**
+     * Random lookups over tables with many files, row groups, pages, NULLs, NaN, deletes of both kinds and a
+     * partition spec: with every pruning path on, with all off, and through Trino's Iceberg connector, the answers
+     * are the same. The seed is {@code parquetbloom.iceberg.seed}; the queries, {@code parquetbloom.iceberg.queries}.
+     */
+    @Test
+    void randomLookupsAnswerAsTheIcebergConnector()
+    {
+        long seed = Long.getLong("parquetbloom.iceberg.seed", 20261207L);
+        int queries = Integer.getInteger("parquetbloom.iceberg.queries", 60);
+        for (int formatVersion : new int[] {2, 3}) {
+            String table = "random_v" + formatVersion;
+            execute(("CREATE TABLE iceberg.ice.%s (id bigint, device_id varchar, v double, small integer) " +
+                    "WITH (format_version = %d, partitioning = ARRAY['bucket(id, 3)'], parquet_bloom_filter_columns = ARRAY['device_id', 'id'])").formatted(table, formatVersion));
+            for (int batch = 0; batch < 4; batch++) {
+                execute(("INSERT INTO iceberg.ice.%s SELECT n, IF(n %% 13 = 0, NULL, 'dev-' || CAST(n * 7 %% 1000 AS varchar)), " +
+                        "IF(n %% 17 = 0, nan(), IF(n %% 19 = 0, NULL, n / 4.0)), CAST(n %% 50 AS integer) FROM UNNEST(sequence(%d, %d)) AS t(n)").formatted(table, batch * 2500, batch * 2500 + 2499));
+            }
+            execute("DELETE FROM iceberg.ice.%s WHERE small = 7 OR id BETWEEN 3000 AND 3100".formatted(table));
+            execute("UPDATE iceberg.ice.%s SET device_id = 'dev-moved' WHERE id %% 101 = 5".formatted(table));
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        Session pruningOff = ParquetBloomQueryRunner.allPruningOff(getSession(), "lake");
+        for (int query = 0; query < queries; query++) {
+            String table = "random_v" + (2 + random.nextInt(2));
+            String sql = "SELECT %s FROM %%s WHERE %s".formatted(
+                    List.of("*", "count(*)", "sum(id), count(v), max(device_id)").get(random.nextInt(3)),
+                    randomPredicate(random));
+            List<MaterializedRow> expected = computeActual(sql.formatted("iceberg.ice." + table)).getMaterializedRows();
+            String ours = sql.formatted("lake.ice." + table);
+            assertThat(computeActual(ours).getMaterializedRows()).as("seed %d: %s", seed, ours).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(computeActual(pruningOff, ours).getMaterializedRows()).as("seed %d, pruning off: %s", seed, ours).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    private static String randomPredicate(SplittableRandom random)
+    {
+        String predicate = switch (random.nextInt(8)) {
+            case 0 -> "device_id = 'dev-%d'".formatted(random.nextInt(1100));
+            case 1 -> "device_id IN ('dev-%d', 'dev-%d', 'dev-moved', 'nope')".formatted(random.nextInt(1000), random.nextInt(1000));
+            case 2 -> "id = %d".formatted(random.nextInt(10_500));
+            case 3 -> "id BETWEEN %d AND %d".formatted(random.nextInt(10_000), random.nextInt(10_000) + 50);
+            case 4 -> random.nextBoolean() ? "is_nan(v)" : "v > %d".formatted(random.nextInt(2600));
+            case 5 -> random.nextBoolean() ? "device_id IS NULL" : "v IS NULL AND small = %d".formatted(random.nextInt(50));
+            case 6 -> "small IN (%d, %d)".formatted(random.nextInt(50), random.nextInt(50));
+            default -> "device_id = 'dev-%d' OR id = %d".formatted(random.nextInt(1000), random.nextInt(10_000));
+        };
+        return random.nextInt(4) == 0 ? "(%s) AND NOT (%s)".formatted(predicate, "small = %d".formatted(random.nextInt(50))) : predicate;
     }
 
     /**
