@@ -5,6 +5,7 @@ import io.parquetbloom.demo.ScanSummary;
 import io.parquetbloom.demo.TrinoEtc;
 import io.parquetbloom.demo.TrinoJdbc;
 import io.parquetbloom.demo.TrinoServerProcess;
+import io.parquetbloom.testing.IcebergFixture;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
@@ -70,6 +71,7 @@ final class TestTrinoServerWithPackagedPlugin
     private String accessKey;
     private String secretKey;
     private int jmxPort;
+    private List<Long> icebergIds;
 
     @BeforeAll
     void start()
@@ -97,6 +99,7 @@ final class TestTrinoServerWithPackagedPlugin
                 }
             }
             lake.writeEvents(client, work);
+            icebergIds = IcebergFixture.write(client, work, "icefix", "events");
             TestingLake.upload(client, "this is not a parquet file, it only ends like one: PAR1".getBytes(StandardCharsets.US_ASCII), TestingLake.tableKey("damaged", "bad", "part-00000.parquet"));
         }
         if (EXTERNAL_PORT.isPresent()) {
@@ -154,6 +157,19 @@ final class TestTrinoServerWithPackagedPlugin
         assertThat(off.prunedByBloomFilter()).isZero();
         assertThat(off.rowGroupsRead()).isEqualTo(rowGroups);
         assertThat(off.bytesRead()).isGreaterThan(on.bytesRead());
+    }
+
+    /**
+     * An Iceberg table written by Iceberg's own library, read by the packaged plugin (Iceberg's library in the
+     * plugin's own class loader): its live rows only, not those of the file a later snapshot removed.
+     */
+    @Test
+    void icebergTableIsReadThroughItsMetadata()
+            throws SQLException
+    {
+        assertThat(jdbc.query("SELECT id FROM lake.icefix.events", Map.of()).stream().map(row -> (Long) row.getFirst()).sorted().toList()).isEqualTo(icebergIds);
+        assertThat(jdbc.query("SELECT id FROM lake.icefix.events WHERE device_id = 'dev-150'", Map.of())).isEmpty();
+        assertThat(jdbc.query("SELECT id FROM lake.icefix.events WHERE device_id = 'dev-250'", Map.of()).getFirst().getFirst()).isEqualTo(250L);
     }
 
     @Test

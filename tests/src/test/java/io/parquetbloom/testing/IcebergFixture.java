@@ -1,0 +1,122 @@
+package io.parquetbloom.testing;
+
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.Types;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.apache.iceberg.types.Types.NestedField.optional;
+import static org.apache.iceberg.types.Types.NestedField.required;
+
+/**
+ * An Iceberg table written by Apache Iceberg's own library (its in-memory catalog), its metadata, manifest lists,
+ * manifests and Parquet data files then uploaded to S3 at the paths the metadata names: {@code (id bigint,
+ * device_id varchar)}, three appended files of which the second was removed by a later snapshot (dead, still in
+ * {@code data/}).
+ */
+public final class IcebergFixture
+{
+    public static final int ROWS_PER_FILE = 100;
+
+    private IcebergFixture() {}
+
+    /**
+     * @return the live rows' ids
+     */
+    public static List<Long> write(S3Client s3, Path work, String schema, String table)
+    {
+        String location = "s3://%s/warehouse/%s/%s".formatted(TestingLake.BUCKET, schema, table);
+        try (InMemoryCatalog catalog = new InMemoryCatalog()) {
+            catalog.initialize("fixture", Map.of(CatalogProperties.WAREHOUSE_LOCATION, "s3://%s/warehouse".formatted(TestingLake.BUCKET)));
+            catalog.createNamespace(Namespace.of(schema));
+            Schema columns = new Schema(required(1, "id", Types.LongType.get()), optional(2, "device_id", Types.StringType.get()));
+            Table created = catalog.buildTable(TableIdentifier.of(schema, table), columns).withLocation(location).withProperty("format-version", "2").create();
+            List<DataFile> files = new ArrayList<>();
+            for (int file = 0; file < 3; file++) {
+                DataFile dataFile = dataFile(s3, work, location, file);
+                created.newAppend().appendFile(dataFile).commit();
+                files.add(dataFile);
+            }
+            created.newDelete().deleteFile(files.get(1)).commit();
+            upload(s3, created);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Long> live = new ArrayList<>();
+        for (int file : new int[] {0, 2}) {
+            for (long id = file * ROWS_PER_FILE; id < (file + 1) * ROWS_PER_FILE; id++) {
+                live.add(id);
+            }
+        }
+        return live;
+    }
+
+    private static DataFile dataFile(S3Client s3, Path work, String location, int file)
+    {
+        List<Object[]> rows = new ArrayList<>();
+        for (long id = file * ROWS_PER_FILE; id < (file + 1) * ROWS_PER_FILE; id++) {
+            rows.add(new Object[] {id, "dev-" + id});
+        }
+        // written without field ids, as parquet-java writes: Iceberg reads such files by name
+        byte[] bytes = LakeFiles.parquet(work, "iceberg-fixture-%d.parquet".formatted(file), "message m { required int64 id; optional binary device_id (STRING); }", rows, 50, Set.of("device_id"));
+        String path = "%s/data/0000%d-fixture.parquet".formatted(location, file);
+        put(s3, path, bytes);
+        return DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(path)
+                .withFormat(FileFormat.PARQUET)
+                .withFileSizeInBytes(bytes.length)
+                .withRecordCount(rows.size())
+                .build();
+    }
+
+    private static void upload(S3Client s3, Table table)
+            throws IOException
+    {
+        FileIO io = table.io();
+        Set<String> paths = new LinkedHashSet<>();
+        paths.add(((HasTableOperations) table).operations().current().metadataFileLocation());
+        for (Snapshot snapshot : table.snapshots()) {
+            paths.add(snapshot.manifestListLocation());
+            for (ManifestFile manifest : snapshot.allManifests(io)) {
+                paths.add(manifest.path());
+            }
+        }
+        for (String path : paths) {
+            try (InputStream in = io.newInputFile(path).newStream()) {
+                put(s3, path, in.readAllBytes());
+            }
+        }
+    }
+
+    private static void put(S3Client s3, String path, byte[] bytes)
+    {
+        String withoutScheme = path.substring("s3://".length());
+        String bucket = withoutScheme.substring(0, withoutScheme.indexOf('/'));
+        String key = withoutScheme.substring(withoutScheme.indexOf('/') + 1);
+        s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
+    }
+}
