@@ -12,6 +12,8 @@ import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.pruning.PruningTotals;
 import io.parquetbloom.pruning.RowGroupPruner;
+import io.parquetbloom.table.FileFilter;
+import io.parquetbloom.table.FormatSnapshot;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
 import io.trino.spi.connector.ColumnHandle;
@@ -24,9 +26,12 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.FixedSplitSource;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
+import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -80,8 +85,12 @@ public class ParquetBloomSplitManager
                 .orElseThrow(() -> new TableNotFoundException(table.schemaTableName(), "Table %s not found".formatted(table.schemaTableName())));
         queryWindow.record(session.getQueryId(), table.schemaTableName(), lookupColumns(table.constraint(), dynamicFilterColumns));
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), table.constraint());
+        // a table format's partition values and column bounds are statistics: off with statistics pruning
+        FileFilter formatFilter = lakeTable.snapshot().filter(_ -> plan.options().statistics()).map(FormatSnapshot::fileFilter).orElse(FileFilter.ALL);
+        Map<Integer, Domain> domainsByFieldId = domainsByFieldId(table.constraint());
         List<LakeFile> files = lakeTable.files().stream()
                 .filter(file -> plan.matchesPartition(file.partitionValues()))
+                .filter(file -> formatFilter.mightMatch(file, domainsByFieldId))
                 .collect(toImmutableList());
         // this query's share of the catalog's metadata threads
         Executor queryExecutor = new BoundedExecutor(executor, concurrency);
@@ -98,6 +107,20 @@ public class ParquetBloomSplitManager
                 concurrency,
                 planner,
                 keyIndex);
+    }
+
+    /**
+     * The constraint's domains of columns a table format matches by field id: what its metadata can judge files by.
+     */
+    private static Map<Integer, Domain> domainsByFieldId(TupleDomain<ParquetBloomColumnHandle> constraint)
+    {
+        Map<Integer, Domain> domains = new HashMap<>();
+        constraint.getDomains().ifPresent(byColumn -> byColumn.forEach((column, domain) -> {
+            if (column.fieldId().isPresent() && !column.partitionKey()) {
+                domains.put(column.fieldId().getAsInt(), domain);
+            }
+        }));
+        return domains;
     }
 
     @Override

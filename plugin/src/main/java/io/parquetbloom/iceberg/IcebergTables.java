@@ -33,6 +33,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,14 +88,16 @@ public final class IcebergTables
         List<DataColumn> columns = IcebergSchemas.columns(name, metadata.schema(), typeOperators);
         Snapshot snapshot = metadata.currentSnapshot();
         Instant committedAt = Instant.ofEpochMilli(snapshot == null ? metadata.lastUpdatedMillis() : snapshot.timestampMillis());
-        List<LakeFile> files = snapshot == null ? List.of() : liveFiles(name, location, metadata, snapshot, io, committedAt);
+        Map<String, DataFile> dataFiles = new HashMap<>();
+        List<LakeFile> files = snapshot == null ? List.of() : liveFiles(name, location, metadata, snapshot, io, committedAt, dataFiles);
         FormatSnapshot version = new FormatSnapshot(
                 TableFormat.ICEBERG,
                 metadataFile,
                 snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId()),
                 committedAt,
                 columns,
-                properties(metadataFile, metadata, snapshot));
+                properties(metadataFile, metadata, snapshot),
+                new IcebergFileFilter(metadata.schema(), metadata.specsById(), dataFiles));
         return new LakeTable(name, location, files, List.of(), location, List.of(), Optional.of(version));
     }
 
@@ -122,13 +125,18 @@ public final class IcebergTables
         }
     }
 
-    private static List<LakeFile> liveFiles(SchemaTableName name, S3Location location, TableMetadata metadata, Snapshot snapshot, S3FileIo io, Instant committedAt)
+    /**
+     * @param dataFiles receives each live file's manifest entry, with its column bounds, by the file's location
+     */
+    private static List<LakeFile> liveFiles(SchemaTableName name, S3Location location, TableMetadata metadata, Snapshot snapshot, S3FileIo io, Instant committedAt, Map<String, DataFile> dataFiles)
     {
         BaseTable table = new BaseTable(new StaticTableOperations(metadata, io), name.toString());
         List<LakeFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).includeColumnStats().planFiles()) {
             for (FileScanTask task : tasks) {
-                files.add(liveFile(name, location, task, committedAt));
+                LakeFile file = liveFile(name, location, task, committedAt);
+                files.add(file);
+                dataFiles.put(file.object().location().toString(), task.file().copy());
             }
         }
         catch (IOException e) {

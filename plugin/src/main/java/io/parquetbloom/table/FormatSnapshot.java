@@ -18,8 +18,9 @@ import static java.util.Objects.requireNonNull;
  * @param committedAt when that snapshot was committed
  * @param columns the table's columns in that version, with the field ids that match them to files
  * @param properties what {@code "t$properties"} shows of the version
+ * @param fileFilter what the format's metadata proves about the files, before their footers are read
  */
-public record FormatSnapshot(TableFormat format, String metadataFile, OptionalLong snapshotId, Instant committedAt, List<DataColumn> columns, Map<String, String> properties)
+public record FormatSnapshot(TableFormat format, String metadataFile, OptionalLong snapshotId, Instant committedAt, List<DataColumn> columns, Map<String, String> properties, FileFilter fileFilter)
 {
     public FormatSnapshot
     {
@@ -29,5 +30,6 @@ public record FormatSnapshot(TableFormat format, String metadataFile, OptionalLo
         requireNonNull(committedAt, "committedAt is null");
         columns = List.copyOf(columns);
         properties = Map.copyOf(properties);
+        requireNonNull(fileFilter, "fileFilter is null");
     }
 }
