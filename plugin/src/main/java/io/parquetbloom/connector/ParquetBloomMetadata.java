@@ -8,6 +8,7 @@ import io.parquetbloom.connector.system.MetadataTableProvider;
 import io.parquetbloom.connector.system.MetadataTableRequest;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3RequestStats;
+import io.parquetbloom.table.FormatSnapshot;
 import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.PartitionColumn;
@@ -33,8 +34,12 @@ import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.BigintType;
 import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.RealType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.Type;
 
 import java.time.Instant;
@@ -53,6 +58,7 @@ import java.util.function.UnaryOperator;
 
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isSchemaUnionByName;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
@@ -70,6 +76,10 @@ public class ParquetBloomMetadata
     private final Map<SchemaTableName, Optional<LakeTable>> tables = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, List<ParquetBloomColumnHandle>> columns = new ConcurrentHashMap<>();
     private final Map<SchemaTableName, TableShape> shapes = new ConcurrentHashMap<>();
+    // tables read as of a snapshot, with their columns then
+    private final Map<VersionKey, LakeTable> versions = new ConcurrentHashMap<>();
+
+    private record VersionKey(SchemaTableName name, long snapshotId) {}
     private final Map<PartitionListingKey, Optional<LakeTable>> partitionListings = new ConcurrentHashMap<>();
     private final S3RequestStats stats = new S3RequestStats();
     // when the transaction's current query was submitted (before Trino queued it): a listing begun since serves it
@@ -123,14 +133,48 @@ public class ParquetBloomMetadata
     @Override
     public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName tableName, Optional<ConnectorTableVersion> startVersion, Optional<ConnectorTableVersion> endVersion)
     {
-        if (startVersion.isPresent() || endVersion.isPresent()) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
+        if (startVersion.isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not read changes between versions");
         }
         // the folder is enough to know the table exists: its files are listed when a query needs them
         if (MetadataTableName.isMetadataTableName(tableName) || location(tableName).isEmpty()) {
             return null;
         }
-        return new ParquetBloomTableHandle(tableName.getSchemaName(), tableName.getTableName(), TupleDomain.all());
+        ParquetBloomTableHandle handle = new ParquetBloomTableHandle(tableName.getSchemaName(), tableName.getTableName(), TupleDomain.all());
+        return endVersion.map(version -> handle.withSnapshot(snapshotId(session, tableName, version))).orElse(handle);
+    }
+
+    /**
+     * The snapshot a {@code FOR VERSION AS OF} (a snapshot id) or {@code FOR TIMESTAMP AS OF} names, of a table read
+     * through its format's metadata; a folder table has no versions.
+     */
+    private long snapshotId(ConnectorSession session, SchemaTableName name, ConnectorTableVersion version)
+    {
+        LakeTable current = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
+        FormatSnapshot snapshot = current.snapshot().orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is a folder of files, which has no versions: FOR VERSION AS OF and FOR TIMESTAMP AS OF read Iceberg tables".formatted(name)));
+        S3Location location = location(name).orElseThrow();
+        return switch (version.getPointerType()) {
+            case TARGET_ID -> {
+                if (!(version.getVersionType() instanceof BigintType) && !(version.getVersionType() instanceof IntegerType)) {
+                    throw new TrinoException(NOT_SUPPORTED, "Table %s: FOR VERSION AS OF takes a snapshot id (bigint), not %s (branches and tags are not read yet)".formatted(name, version.getVersionType()));
+                }
+                long id = (Long) version.getVersion();
+                // checked now: a snapshot the metadata does not keep fails here, naming it
+                lakeTables.getTableVersion(name, location, snapshot.format(), id, stats);
+                yield id;
+            }
+            case TEMPORAL -> lakeTables.snapshotAsOf(name, location, snapshot.format(), instant(name, version), stats);
+        };
+    }
+
+    private static Instant instant(SchemaTableName name, ConnectorTableVersion version)
+    {
+        Object value = version.getVersion();
+        if (version.getVersionType() instanceof TimestampWithTimeZoneType type) {
+            long millis = type.isShort() ? unpackMillisUtc((long) value) : ((LongTimestampWithTimeZone) value).getEpochMillis();
+            return Instant.ofEpochMilli(millis);
+        }
+        throw new TrinoException(NOT_SUPPORTED, "Table %s: FOR TIMESTAMP AS OF takes a timestamp with time zone, not %s".formatted(name, version.getVersionType()));
     }
 
     @Override
@@ -138,8 +182,8 @@ public class ParquetBloomMetadata
     {
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
         try {
-            List<ParquetBloomColumnHandle> handles = columnHandles(session, name);
-            LakeTable table = table(name, ((ParquetBloomTableHandle) tableHandle).constraint()).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
+            List<ParquetBloomColumnHandle> handles = columnHandles(session, (ParquetBloomTableHandle) tableHandle);
+            LakeTable table = table((ParquetBloomTableHandle) tableHandle).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
             return statisticsReader.read(table, handles, executor, stats);
         }
         catch (RuntimeException e) {
@@ -167,7 +211,7 @@ public class ParquetBloomMetadata
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
-        List<ColumnMetadata> columns = columnHandles(session, name).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
+        List<ColumnMetadata> columns = columnHandles(session, (ParquetBloomTableHandle) tableHandle).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
         // SHOW CREATE TABLE prints where the table is, as Iceberg and Delta Lake print theirs
         Map<String, Object> properties = location(name).map(location -> Map.<String, Object>of(ParquetBloomTableProperties.LOCATION, location.toString())).orElse(Map.of());
         return new ConnectorTableMetadata(name, columns, properties);
@@ -189,9 +233,8 @@ public class ParquetBloomMetadata
     @Override
     public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
         ImmutableMap.Builder<String, ColumnHandle> handles = ImmutableMap.builder();
-        for (ParquetBloomColumnHandle column : columnHandles(session, name)) {
+        for (ParquetBloomColumnHandle column : columnHandles(session, (ParquetBloomTableHandle) tableHandle)) {
             handles.put(column.name(), column);
         }
         return handles.buildOrThrow();
@@ -263,7 +306,7 @@ public class ParquetBloomMetadata
         }
         // pruning uses the domains, but rows are still filtered by the engine: nothing is claimed as enforced
         return Optional.of(new ConstraintApplicationResult<>(
-                new ParquetBloomTableHandle(table.schemaName(), table.tableName(), newConstraint),
+                table.withConstraint(newConstraint),
                 constraint.getSummary(),
                 constraint.getExpression(),
                 false));
@@ -318,6 +361,25 @@ public class ParquetBloomMetadata
         return submitted != null ? submitted : Instant.now();
     }
 
+    /**
+     * The table a handle names: as of its snapshot, or as {@link #table(SchemaTableName, TupleDomain)} finds it.
+     */
+    public Optional<LakeTable> table(ParquetBloomTableHandle handle)
+    {
+        if (handle.snapshotId().isEmpty()) {
+            return table(handle.schemaTableName(), handle.constraint());
+        }
+        return Optional.of(versionOf(handle.schemaTableName(), handle.snapshotId().getAsLong()));
+    }
+
+    private LakeTable versionOf(SchemaTableName name, long snapshotId)
+    {
+        return versions.computeIfAbsent(new VersionKey(name, snapshotId), key -> {
+            LakeTable current = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
+            return lakeTables.getTableVersion(name, location(name).orElseThrow(), current.snapshot().orElseThrow().format(), snapshotId, stats);
+        });
+    }
+
     public Optional<LakeTable> table(SchemaTableName name)
     {
         return tables.computeIfAbsent(name, key -> location(key).map(folder -> lakeTables.getTable(key, folder, querySubmittedAt(), stats)));
@@ -351,6 +413,17 @@ public class ParquetBloomMetadata
     private Optional<S3Location> location(SchemaTableName name)
     {
         return locations.computeIfAbsent(name, key -> lakeTables.findTable(key, stats));
+    }
+
+    private List<ParquetBloomColumnHandle> columnHandles(ConnectorSession session, ParquetBloomTableHandle handle)
+    {
+        if (handle.snapshotId().isEmpty()) {
+            return columnHandles(session, handle.schemaTableName());
+        }
+        // a version's columns are its schema's
+        return versionOf(handle.schemaTableName(), handle.snapshotId().getAsLong()).snapshot().orElseThrow().columns().stream()
+                .map(column -> new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId()))
+                .toList();
     }
 
     private List<ParquetBloomColumnHandle> columnHandles(ConnectorSession session, SchemaTableName name)

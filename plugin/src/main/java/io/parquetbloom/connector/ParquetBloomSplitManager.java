@@ -81,7 +81,7 @@ public class ParquetBloomSplitManager
     {
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
         ParquetBloomMetadata metadata = transactionManager.get(transaction);
-        LakeTable lakeTable = metadata.table(table.schemaTableName(), table.constraint())
+        LakeTable lakeTable = metadata.table(table)
                 .orElseThrow(() -> new TableNotFoundException(table.schemaTableName(), "Table %s not found".formatted(table.schemaTableName())));
         queryWindow.record(session.getQueryId(), table.schemaTableName(), lookupColumns(table.constraint(), dynamicFilterColumns));
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), table.constraint());

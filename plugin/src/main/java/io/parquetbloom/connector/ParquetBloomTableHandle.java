@@ -14,7 +14,7 @@ import static java.util.Objects.requireNonNull;
  * @param limit a LIMIT directly above the scan (no filter between): each split returns at most this many rows, and
  * reads no row group beyond those that hold them
  */
-public record ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint, OptionalLong limit)
+public record ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint, OptionalLong limit, OptionalLong snapshotId)
         implements ConnectorTableHandle
 {
     public ParquetBloomTableHandle
@@ -23,16 +23,30 @@ public record ParquetBloomTableHandle(String schemaName, String tableName, Tuple
         requireNonNull(tableName, "tableName is null");
         requireNonNull(constraint, "constraint is null");
         requireNonNull(limit, "limit is null");
+        requireNonNull(snapshotId, "snapshotId is null");
     }
 
     public ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint)
     {
-        this(schemaName, tableName, constraint, OptionalLong.empty());
+        this(schemaName, tableName, constraint, OptionalLong.empty(), OptionalLong.empty());
+    }
+
+    /**
+     * The table as of a table format's snapshot ({@code FOR VERSION AS OF}, {@code FOR TIMESTAMP AS OF}).
+     */
+    public ParquetBloomTableHandle withSnapshot(long snapshotId)
+    {
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, limit, OptionalLong.of(snapshotId));
     }
 
     public ParquetBloomTableHandle withLimit(long limit)
     {
-        return new ParquetBloomTableHandle(schemaName, tableName, constraint, OptionalLong.of(limit));
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, OptionalLong.of(limit), snapshotId);
+    }
+
+    public ParquetBloomTableHandle withConstraint(TupleDomain<ParquetBloomColumnHandle> constraint)
+    {
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, limit, snapshotId);
     }
 
     public SchemaTableName schemaTableName()
@@ -43,6 +57,6 @@ public record ParquetBloomTableHandle(String schemaName, String tableName, Tuple
     @Override
     public String toString()
     {
-        return schemaName + "." + tableName;
+        return schemaName + "." + tableName + (snapshotId.isPresent() ? "@" + snapshotId.getAsLong() : "");
     }
 }

@@ -23,6 +23,8 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HistoryEntry;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.TableMetadata;
@@ -41,6 +43,7 @@ import java.util.OptionalLong;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE;
+import static io.trino.spi.StandardErrorCode.INVALID_ARGUMENTS;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -79,14 +82,18 @@ public final class IcebergTables
     }
 
     @Override
-    public LakeTable read(SchemaTableName name, S3Location location, TableFormat format, S3RequestStats stats)
+    public LakeTable read(SchemaTableName name, S3Location location, TableFormat format, OptionalLong snapshotId, S3RequestStats stats)
     {
         S3FileIo io = new S3FileIo(store, cache, stats);
         String metadataFile = metadataFiles.current(location, stats);
         TableMetadata metadata = parse(name, io, metadataFile);
         checkReadable(name, metadataFile, metadata);
-        List<DataColumn> columns = IcebergSchemas.columns(name, metadata.schema(), typeOperators);
-        Snapshot snapshot = metadata.currentSnapshot();
+        Snapshot snapshot = snapshotId.isPresent() ? snapshot(name, metadata, snapshotId.getAsLong()) : metadata.currentSnapshot();
+        // a snapshot read as of a version has the schema it was written with, as Trino's Iceberg connector reads it
+        Schema schema = snapshotId.isPresent() && snapshot.schemaId() != null && metadata.schemasById().containsKey(snapshot.schemaId())
+                ? metadata.schemasById().get(snapshot.schemaId())
+                : metadata.schema();
+        List<DataColumn> columns = IcebergSchemas.columns(name, schema, typeOperators);
         Instant committedAt = Instant.ofEpochMilli(snapshot == null ? metadata.lastUpdatedMillis() : snapshot.timestampMillis());
         Map<String, DataFile> dataFiles = new HashMap<>();
         List<LakeFile> files = snapshot == null ? List.of() : liveFiles(name, location, metadata, snapshot, io, committedAt, dataFiles);
@@ -97,8 +104,36 @@ public final class IcebergTables
                 committedAt,
                 columns,
                 properties(metadataFile, metadata, snapshot),
-                new IcebergFileFilter(metadata.schema(), metadata.specsById(), dataFiles));
+                new IcebergFileFilter(schema, metadata.specsById(), dataFiles));
         return new LakeTable(name, location, files, List.of(), location, List.of(), Optional.of(version));
+    }
+
+    @Override
+    public long snapshotAsOf(SchemaTableName name, S3Location location, TableFormat format, Instant instant, S3RequestStats stats)
+    {
+        S3FileIo io = new S3FileIo(store, cache, stats);
+        String metadataFile = metadataFiles.current(location, stats);
+        TableMetadata metadata = parse(name, io, metadataFile);
+        // the snapshot log: which snapshot was the table's current one from when
+        Long found = null;
+        for (HistoryEntry entry : metadata.snapshotLog()) {
+            if (entry.timestampMillis() <= instant.toEpochMilli()) {
+                found = entry.snapshotId();
+            }
+        }
+        if (found == null) {
+            throw new TrinoException(INVALID_ARGUMENTS, "Iceberg table %s has no snapshot at or before %s".formatted(name, instant));
+        }
+        return found;
+    }
+
+    private static Snapshot snapshot(SchemaTableName name, TableMetadata metadata, long snapshotId)
+    {
+        Snapshot snapshot = metadata.snapshot(snapshotId);
+        if (snapshot == null) {
+            throw new TrinoException(INVALID_ARGUMENTS, "Iceberg table %s has no snapshot %d (its metadata keeps the snapshots not yet expired)".formatted(name, snapshotId));
+        }
+        return snapshot;
     }
 
     private static TableMetadata parse(SchemaTableName name, S3FileIo io, String metadataFile)

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -372,6 +373,22 @@ public class LakeTables
                     return shared;
                 })
                 .orElseGet(() -> sharedListings.list(name, folder, () -> listTable(name, folder, stats))))).orElseThrow();
+    }
+
+    /**
+     * The table of a table format as of one of its snapshots ({@code FOR VERSION AS OF}): its files and schema then.
+     */
+    public LakeTable getTableVersion(SchemaTableName name, S3Location folder, TableFormat format, long snapshotId, S3RequestStats stats)
+    {
+        return formatTables.read(name, folder.asPrefix(), format, OptionalLong.of(snapshotId), stats);
+    }
+
+    /**
+     * The snapshot of a table format's table that was current at {@code instant} ({@code FOR TIMESTAMP AS OF}).
+     */
+    public long snapshotAsOf(SchemaTableName name, S3Location folder, TableFormat format, Instant instant, S3RequestStats stats)
+    {
+        return formatTables.snapshotAsOf(name, folder.asPrefix(), format, instant, stats);
     }
 
     /**

@@ -26,6 +26,7 @@ import java.util.SplittableRandom;
 import static com.google.common.collect.ImmutableMultiset.toImmutableMultiset;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Iceberg tables written by Trino's own Iceberg connector, in the same query runner, read by this connector through
@@ -156,6 +157,36 @@ final class TestIcebergTables
         execute("CREATE TABLE iceberg.ice.empty (id bigint, v varchar)");
         assertThat(computeActual("SELECT column_name FROM lake.information_schema.columns WHERE table_schema = 'ice' AND table_name = 'empty'").getOnlyColumnAsSet()).containsExactlyInAnyOrder("id", "v");
         assertThat(computeScalar("SELECT count(*) FROM lake.ice.empty")).isEqualTo(0L);
+    }
+
+    /**
+     * FOR VERSION AS OF a snapshot id and FOR TIMESTAMP AS OF read the table as Trino's Iceberg connector does: that
+     * snapshot's files, deletes and schema.
+     */
+    @Test
+    void timeTravelReadsASnapshotWithItsSchema()
+    {
+        execute("CREATE TABLE iceberg.ice.travel (id bigint, v varchar) WITH (format_version = 2)");
+        execute("INSERT INTO iceberg.ice.travel VALUES (1, 'a'), (2, 'b')");
+        long first = (Long) computeScalar("SELECT snapshot_id FROM iceberg.ice.\"travel$snapshots\" ORDER BY committed_at DESC LIMIT 1");
+        execute("INSERT INTO iceberg.ice.travel VALUES (3, 'c')");
+        execute("DELETE FROM iceberg.ice.travel WHERE id = 1");
+        long second = (Long) computeScalar("SELECT snapshot_id FROM iceberg.ice.\"travel$snapshots\" ORDER BY committed_at DESC LIMIT 1");
+        execute("ALTER TABLE iceberg.ice.travel ADD COLUMN extra double");
+        execute("INSERT INTO iceberg.ice.travel VALUES (4, 'd', 4.5)");
+        for (String version : List.of("FOR VERSION AS OF " + first, "FOR VERSION AS OF " + second, "")) {
+            String sql = "SELECT * FROM %s " + version;
+            assertThat(computeActual(sql.formatted("lake.ice.travel")).getMaterializedRows()).as(version)
+                    .containsExactlyInAnyOrderElementsOf(computeActual(sql.formatted("iceberg.ice.travel")).getMaterializedRows());
+        }
+        // the first snapshot's schema has no column extra
+        assertThat(computeActual("SELECT * FROM lake.ice.travel FOR VERSION AS OF " + first).getTypes()).hasSize(2);
+        Object committed = computeScalar("SELECT format_datetime(committed_at AT TIME ZONE 'UTC', 'yyyy-MM-dd HH:mm:ss.SSS') FROM iceberg.ice.\"travel$snapshots\" WHERE snapshot_id = " + second);
+        String asOf = "SELECT id FROM %s FOR TIMESTAMP AS OF TIMESTAMP '" + committed + " UTC'";
+        assertThat(computeActual(asOf.formatted("lake.ice.travel")).getOnlyColumnAsSet()).containsExactlyInAnyOrder(2L, 3L);
+        assertThat(computeActual(asOf.formatted("lake.ice.travel")).getOnlyColumnAsSet()).isEqualTo(computeActual(asOf.formatted("iceberg.ice.travel")).getOnlyColumnAsSet());
+        assertThatThrownBy(() -> computeActual("SELECT * FROM lake.ice.travel FOR VERSION AS OF 12345"))
+                .hasMessageContaining("Iceberg table ice.travel has no snapshot 12345");
     }
 
     /**

@@ -335,6 +335,9 @@ final class TestRealLakes
         // an Iceberg table is read through its metadata, never its data folder: this one's is not Iceberg metadata
         assertThatThrownBy(() -> computeActual("SELECT count(*) FROM lake.formats.iceberg_t WHERE device_id = 'dev-00001'"))
                 .hasMessageContaining("Iceberg table formats.iceberg_t: cannot read metadata file s3://lake/warehouse/formats/iceberg_t/metadata/v2.metadata.json");
+        // a folder table has no versions to travel to
+        assertThatThrownBy(() -> computeActual("SELECT * FROM lake.ref.readings FOR VERSION AS OF 1"))
+                .hasMessageContaining("Table ref.readings is a folder of files, which has no versions");
         assertThatThrownBy(() -> computeActual("SELECT * FROM lake.formats.hudi_t"))
                 .hasMessageContaining("is a Hudi table")
                 .hasMessageContaining("connector.name=hudi");
