@@ -10,6 +10,7 @@ import io.parquetbloom.table.FormatSnapshot;
 import io.parquetbloom.table.FormatTables;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.PartitionValues;
 import io.parquetbloom.table.RowDeletes;
 import io.parquetbloom.table.TableFormat;
 import io.parquetbloom.table.TableSchemaReader.DataColumn;
@@ -24,19 +25,25 @@ import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HistoryEntry;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -96,7 +103,7 @@ public final class IcebergTables
         List<DataColumn> columns = IcebergSchemas.columns(name, schema, typeOperators);
         Instant committedAt = Instant.ofEpochMilli(snapshot == null ? metadata.lastUpdatedMillis() : snapshot.timestampMillis());
         Map<String, DataFile> dataFiles = new HashMap<>();
-        List<LakeFile> files = snapshot == null ? List.of() : liveFiles(name, location, metadata, snapshot, io, committedAt, dataFiles);
+        List<LakeFile> files = snapshot == null ? List.of() : liveFiles(name, location, metadata, schema, snapshot, io, committedAt, dataFiles);
         FormatSnapshot version = new FormatSnapshot(
                 TableFormat.ICEBERG,
                 metadataFile,
@@ -163,13 +170,13 @@ public final class IcebergTables
     /**
      * @param dataFiles receives each live file's manifest entry, with its column bounds, by the file's location
      */
-    private static List<LakeFile> liveFiles(SchemaTableName name, S3Location location, TableMetadata metadata, Snapshot snapshot, S3FileIo io, Instant committedAt, Map<String, DataFile> dataFiles)
+    private static List<LakeFile> liveFiles(SchemaTableName name, S3Location location, TableMetadata metadata, Schema schema, Snapshot snapshot, S3FileIo io, Instant committedAt, Map<String, DataFile> dataFiles)
     {
         BaseTable table = new BaseTable(new StaticTableOperations(metadata, io), name.toString());
         List<LakeFile> files = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).includeColumnStats().planFiles()) {
             for (FileScanTask task : tasks) {
-                LakeFile file = liveFile(name, location, task, committedAt);
+                LakeFile file = liveFile(name, location, task, identityValues(schema, metadata.specsById().get(task.file().specId()), task.file()), committedAt);
                 files.add(file);
                 dataFiles.put(file.object().location().toString(), task.file().copy());
             }
@@ -186,7 +193,7 @@ public final class IcebergTables
         return files;
     }
 
-    private static LakeFile liveFile(SchemaTableName name, S3Location location, FileScanTask task, Instant committedAt)
+    private static LakeFile liveFile(SchemaTableName name, S3Location location, FileScanTask task, Map<String, Optional<String>> identityValues, Instant committedAt)
     {
         DataFile file = task.file();
         List<RowDeletes> deletes = new ArrayList<>();
@@ -203,7 +210,38 @@ public final class IcebergTables
         String prefix = location.asPrefix().toString();
         String relativePath = object.toString().startsWith(prefix) ? object.toString().substring(prefix.length()) : object.toString();
         // data files are never rewritten at their path (the spec says so): path and size pin the version, cached as such
-        return new LakeFile(S3ObjectInfo.immutable(object, file.fileSizeInBytes()), relativePath, Map.of(), committedAt, deletes);
+        return new LakeFile(S3ObjectInfo.immutable(object, file.fileSizeInBytes()), relativePath, identityValues, committedAt, deletes);
+    }
+
+    /**
+     * The values of the file's identity partition fields, by source column: what a file written without that column
+     * (a migrated or {@code add_files} one) holds in it.
+     */
+    private static Map<String, Optional<String>> identityValues(Schema schema, PartitionSpec spec, DataFile file)
+    {
+        Map<String, Optional<String>> values = new LinkedHashMap<>();
+        if (spec == null) {
+            return values;
+        }
+        for (int i = 0; i < spec.fields().size(); i++) {
+            PartitionField field = spec.fields().get(i);
+            Types.NestedField source = schema.findField(field.sourceId());
+            if (!field.transform().isIdentity() || source == null) {
+                continue;
+            }
+            Object value = file.partition().get(i, Object.class);
+            values.put(source.name().toLowerCase(Locale.ROOT), value == null ? Optional.empty() : Optional.of(identityString(source.type(), value)));
+        }
+        return values;
+    }
+
+    private static String identityString(org.apache.iceberg.types.Type type, Object value)
+    {
+        return switch (type) {
+            case Types.IntegerType _, Types.LongType _, Types.StringType _, Types.BooleanType _ -> value.toString();
+            case Types.DateType _ -> LocalDate.ofEpochDay((Integer) value).toString();
+            default -> PartitionValues.UNREADABLE;
+        };
     }
 
     /**

@@ -10,7 +10,9 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
@@ -39,13 +41,22 @@ public final class PartitionValues
     /**
      * The value in Trino's native representation, or null for the default (NULL) partition.
      */
+    /**
+     * Stands for a partition value a table format keeps for a column whose type has no string form here: a file
+     * without the column cannot be read (its rows would read NULL where the value is known).
+     */
+    public static final String UNREADABLE = "\u0000unreadable partition value";
+
     public static Object toNativeValue(Type type, Optional<String> value)
     {
         if (value.isEmpty()) {
             return null;
         }
-        if (type.equals(BIGINT)) {
+        if (type.equals(BIGINT) || type.equals(INTEGER)) {
             return Long.parseLong(value.get());
+        }
+        if (type.equals(BOOLEAN)) {
+            return Boolean.parseBoolean(value.get());
         }
         if (type.equals(DATE)) {
             return LocalDate.parse(value.get()).toEpochDay();

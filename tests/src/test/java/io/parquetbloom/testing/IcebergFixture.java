@@ -75,6 +75,45 @@ public final class IcebergFixture
         return live;
     }
 
+    /**
+     * A table partitioned by identity on {@code region} whose data files do not hold the column (as {@code add_files}
+     * and migrations leave Hive files): {@code (id bigint, region varchar)}, ids 0 to 99 in {@code region=eu}, 100 to
+     * 199 in {@code region=us}.
+     */
+    public static void writeMigrated(S3Client s3, Path work, String schema, String table)
+    {
+        String location = "s3://%s/warehouse/%s/%s".formatted(TestingLake.BUCKET, schema, table);
+        try (InMemoryCatalog catalog = new InMemoryCatalog()) {
+            catalog.initialize("fixture", Map.of(CatalogProperties.WAREHOUSE_LOCATION, "s3://%s/warehouse".formatted(TestingLake.BUCKET)));
+            catalog.createNamespace(Namespace.of(schema));
+            Schema columns = new Schema(required(1, "id", Types.LongType.get()), optional(2, "region", Types.StringType.get()));
+            PartitionSpec spec = PartitionSpec.builderFor(columns).identity("region").build();
+            Table created = catalog.buildTable(TableIdentifier.of(schema, table), columns).withPartitionSpec(spec).withLocation(location).create();
+            int file = 0;
+            for (String region : List.of("eu", "us")) {
+                List<Object[]> rows = new ArrayList<>();
+                for (long id = file * ROWS_PER_FILE; id < (file + 1) * ROWS_PER_FILE; id++) {
+                    rows.add(new Object[] {id});
+                }
+                byte[] bytes = LakeFiles.parquet(work, "migrated-%d.parquet".formatted(file), "message m { required int64 id; }", rows, 50, Set.of());
+                String path = "%s/data/region=%s/migrated-%d.parquet".formatted(location, region, file);
+                put(s3, path, bytes);
+                created.newAppend().appendFile(DataFiles.builder(spec)
+                        .withPath(path)
+                        .withFormat(FileFormat.PARQUET)
+                        .withFileSizeInBytes(bytes.length)
+                        .withRecordCount(rows.size())
+                        .withPartitionPath("region=" + region)
+                        .build()).commit();
+                file++;
+            }
+            upload(s3, created);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static DataFile dataFile(S3Client s3, Path work, String location, int file)
     {
         List<Object[]> rows = new ArrayList<>();

@@ -6,6 +6,7 @@ import com.google.common.collect.Multiset;
 import com.google.common.collect.Multisets;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.testing.CountingProxy;
+import io.parquetbloom.testing.IcebergFixture;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
@@ -16,6 +17,7 @@ import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.util.HashMap;
 import java.util.List;
@@ -39,13 +41,14 @@ final class TestIcebergTables
     private static final String SCHEMA_LOCATION = TestingLake.ROOT + "ice";
 
     private CountingProxy proxy;
+    private TestingS3 s3;
     private int catalogs;
 
     @Override
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        TestingS3 s3 = closeAfterClass(TestingS3.start("iceberg"));
+        s3 = closeAfterClass(TestingS3.start("iceberg"));
         QueryRunner runner = ParquetBloomQueryRunner.builder().withLake(s3).build();
         runner.installPlugin(new IcebergPlugin());
         runner.createCatalog("iceberg", "iceberg", icebergProperties(s3.endpoint()));
@@ -187,6 +190,21 @@ final class TestIcebergTables
         assertThat(computeActual(asOf.formatted("lake.ice.travel")).getOnlyColumnAsSet()).isEqualTo(computeActual(asOf.formatted("iceberg.ice.travel")).getOnlyColumnAsSet());
         assertThatThrownBy(() -> computeActual("SELECT * FROM lake.ice.travel FOR VERSION AS OF 12345"))
                 .hasMessageContaining("Iceberg table ice.travel has no snapshot 12345");
+    }
+
+    /**
+     * Files written without their identity partition column (migrated Hive files) read its value from the manifest,
+     * never NULL.
+     */
+    @Test
+    void identityPartitionValuesFillColumnsFilesLack()
+    {
+        try (S3Client client = s3.client()) {
+            IcebergFixture.writeMigrated(client, s3.work(), "ice", "migrated");
+        }
+        assertThat(computeScalar("SELECT count(*) FROM lake.ice.migrated WHERE region = 'eu'")).isEqualTo(100L);
+        assertThat(computeScalar("SELECT region FROM lake.ice.migrated WHERE id = 150")).isEqualTo("us");
+        assertThat(computeScalar("SELECT count(*) FROM lake.ice.migrated WHERE region IS NULL")).isEqualTo(0L);
     }
 
     /**

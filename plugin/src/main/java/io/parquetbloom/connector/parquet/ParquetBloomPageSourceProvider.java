@@ -467,7 +467,7 @@ public final class ParquetBloomPageSourceProvider
             Type readerType = conversion.map(UnsignedConversion::readerType).orElse(column.type());
             Optional<Field> readerField = field == null ? Optional.empty() : constructField(readerType, lookupColumnByName(messageColumnIO, field.getName()));
             if (readerField.isEmpty()) {
-                pageSource.addConstantColumn(constantBlock(column, partitionValues));
+                pageSource.addConstantColumn(constantBlock(column, partitionValues, path));
                 continue;
             }
             int sourceChannel = readerColumns.size();
@@ -593,12 +593,20 @@ public final class ParquetBloomPageSourceProvider
         };
     }
 
-    private static Block constantBlock(ParquetBloomColumnHandle column, Map<String, Optional<String>> partitionValues)
+    /**
+     * A column the file does not hold: a partition column's value, a column a table format keeps an identity
+     * partition value for (a file written without it), else NULL.
+     */
+    private static Block constantBlock(ParquetBloomColumnHandle column, Map<String, Optional<String>> partitionValues, String path)
     {
-        if (!column.partitionKey()) {
+        if (!column.partitionKey() && !partitionValues.containsKey(column.name())) {
             return column.type().createNullBlock();
         }
-        Object value = PartitionValues.toNativeValue(column.type(), partitionValues.getOrDefault(column.name(), Optional.empty()));
+        Optional<String> raw = partitionValues.getOrDefault(column.name(), Optional.empty());
+        if (raw.isPresent() && raw.get().equals(PartitionValues.UNREADABLE)) {
+            throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "File %s has no column %s, and its partition value of type %s is not read yet".formatted(path, column.name(), column.type()));
+        }
+        Object value = PartitionValues.toNativeValue(column.type(), raw);
         BlockBuilder builder = column.type().createBlockBuilder(null, 1);
         writeNativeValue(column.type(), builder, value);
         return builder.build();
