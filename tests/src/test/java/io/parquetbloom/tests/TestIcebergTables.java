@@ -85,6 +85,8 @@ final class TestIcebergTables
         execute("ALTER TABLE iceberg.ice.events EXECUTE optimize");
         assertThat(computeScalar("SELECT count(*) FROM lake.ice.events")).isEqualTo(400L);
         assertSameAnswers("events");
+        assertThatThrownBy(() -> computeActual("CALL lake.system.create_key_index('ice', 'events', 'device_id')"))
+                .hasMessageContaining("Table ice.events is an Iceberg table: the key index does not cover its files yet");
         // the snapshot read is the current one
         assertThat(computeScalar("SELECT value FROM lake.ice.\"events$properties\" WHERE key = 'iceberg.snapshot_id'"))
                 .isEqualTo(String.valueOf(computeScalar("SELECT snapshot_id FROM iceberg.ice.\"events$snapshots\" ORDER BY committed_at DESC LIMIT 1")));
