@@ -32,7 +32,11 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.mapping.MappedField;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
@@ -47,6 +51,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE;
@@ -100,6 +105,7 @@ public final class IcebergTables
         Schema schema = snapshotId.isPresent() && snapshot.schemaId() != null && metadata.schemasById().containsKey(snapshot.schemaId())
                 ? metadata.schemasById().get(snapshot.schemaId())
                 : metadata.schema();
+        checkNameMapping(name, metadata, schema);
         List<DataColumn> columns = IcebergSchemas.columns(name, schema, typeOperators);
         Instant committedAt = Instant.ofEpochMilli(snapshot == null ? metadata.lastUpdatedMillis() : snapshot.timestampMillis());
         Map<String, DataFile> dataFiles = new HashMap<>();
@@ -111,7 +117,8 @@ public final class IcebergTables
                 committedAt,
                 columns,
                 properties(metadataFile, metadata, snapshot),
-                new IcebergFileFilter(schema, metadata.specsById(), dataFiles));
+                // a spec binds names to the current schema: a snapshot read with an older one is judged by bounds only
+                new IcebergFileFilter(schema, schema.schemaId() == metadata.currentSchemaId() ? metadata.specsById() : Map.of(), dataFiles));
         return new LakeTable(name, location, files, List.of(), location, List.of(), Optional.of(version));
     }
 
@@ -141,6 +148,35 @@ public final class IcebergTables
             throw new TrinoException(INVALID_ARGUMENTS, "Iceberg table %s has no snapshot %d (its metadata keeps the snapshots not yet expired)".formatted(name, snapshotId));
         }
         return snapshot;
+    }
+
+    /**
+     * Files written without field ids (migrated, {@code add_files}) are matched by column name; a name mapping that
+     * says otherwise for a column (another name for its id, or its name for another id: a rename or a drop and re-add
+     * since) would be read wrong that way, so it is refused until the mapping is applied.
+     */
+    private static void checkNameMapping(SchemaTableName name, TableMetadata metadata, Schema schema)
+    {
+        String json = metadata.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
+        if (json == null) {
+            return;
+        }
+        NameMapping mapping;
+        try {
+            mapping = NameMappingParser.fromJson(json);
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Iceberg table %s: cannot read its name mapping (%s): %s".formatted(name, TableProperties.DEFAULT_NAME_MAPPING, e.getMessage()), e);
+        }
+        for (Types.NestedField field : schema.columns()) {
+            MappedField byId = mapping.find(field.fieldId());
+            MappedField byName = mapping.find(field.name());
+            boolean otherNames = byId != null && !byId.names().equals(Set.of(field.name()));
+            boolean otherId = byName != null && !Integer.valueOf(field.fieldId()).equals(byName.id());
+            if (otherNames || otherId) {
+                throw unsupported(name, "a name mapping (%s) that maps column %s to other names or ids than its own: files written without field ids would be read by name".formatted(TableProperties.DEFAULT_NAME_MAPPING, field.name()));
+            }
+        }
     }
 
     private static TableMetadata parse(SchemaTableName name, S3FileIo io, String metadataFile)

@@ -397,7 +397,18 @@ public class LakeTables
      */
     public TableShape shape(SchemaTableName name, S3Location location, boolean unionByName, Supplier<TableShape> loader)
     {
-        return cached(shapes, new ShapeKey(name, location.asPrefix(), unionByName), () -> Optional.of(loader.get())).orElseThrow();
+        ShapeKey key = new ShapeKey(name, location.asPrefix(), unionByName);
+        Optional<TableShape> cached = shapes.getIfPresent(key);
+        if (cached != null) {
+            return cached.orElseThrow();
+        }
+        TableShape loaded = loader.get();
+        if (loaded.fromTableFormat()) {
+            // a table format's schema is its current metadata's, read with its files every query: a cached one would
+            // give a renamed, dropped or re-added column's handle the field id it had before
+            return loaded;
+        }
+        return cached(shapes, key, () -> Optional.of(loaded)).orElseThrow();
     }
 
     /**

@@ -20,6 +20,14 @@ public record TableShape(List<TableSchemaReader.DataColumn> dataColumns, List<Pa
     }
 
     /**
+     * Whether the columns come from a table format's metadata (they have field ids), not from the files' footers.
+     */
+    public boolean fromTableFormat()
+    {
+        return dataColumns.stream().anyMatch(column -> column.fieldId().isPresent());
+    }
+
+    /**
      * Whether listing only the partitions a predicate selects is worth it: walking the partition levels takes a round
      * trip per level, so only where the whole table takes more pages of {@code listPageSize} keys than are listed side
      * by side in one round (at 1,000 keys a page, tables of more than 8,000 files).

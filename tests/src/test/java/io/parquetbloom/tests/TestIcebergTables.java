@@ -97,6 +97,8 @@ final class TestIcebergTables
     {
         execute("CREATE TABLE iceberg.ice.evolving (id bigint, name varchar, small integer, gone varchar) WITH (format_version = 2)");
         execute("INSERT INTO iceberg.ice.evolving VALUES (1, 'one', 10, 'a'), (2, 'two', 20, 'b')");
+        // read once before the schema changes: nothing of the old schema may be used after them
+        assertThat(computeScalar("SELECT count(*) FROM lake.ice.evolving WHERE gone = 'a'")).isEqualTo(1L);
         execute("ALTER TABLE iceberg.ice.evolving RENAME COLUMN name TO label");
         execute("ALTER TABLE iceberg.ice.evolving ALTER COLUMN small SET DATA TYPE bigint");
         execute("ALTER TABLE iceberg.ice.evolving DROP COLUMN gone");

@@ -394,7 +394,7 @@ public final class ParquetBloomPageSourceProvider
             Column readerColumn = readerColumnsByName.get(field.getName());
             if (readerColumn != null && readerColumn.field() instanceof PrimitiveField primitive) {
                 RowMatchProbe.ProbeColumn probe = new RowMatchProbe.ProbeColumn(readerColumn, primitive, new DomainValueMatcher(column.type(), domain));
-                filterColumns.add(new ReadByPages.FilterColumn(probe, column.name(), domain, recordNoMatch && noMatchCache.remembers(domain)));
+                filterColumns.add(new ReadByPages.FilterColumn(probe, column.name(), domain, recordNoMatch && noMatchCache.remembers(domain) && column.fieldId().isEmpty()));
             }
         }
         return filterColumns;
@@ -474,7 +474,9 @@ public final class ParquetBloomPageSourceProvider
             readerColumns.add(new Column(field.getName(), readerField.get()));
             conversion.ifPresentOrElse(value -> pageSource.addConvertedColumn(sourceChannel, value), () -> pageSource.addSourceColumn(sourceChannel));
             Domain domain = domains.get(column.name());
-            if (domain != null && field.isPrimitive() && noMatchCache.remembers(domain)) {
+            // facts are kept by column name: a table format's column is its field id, which a name may change
+            // sides with (a rename, a drop and re-add), so no facts are recorded for it
+            if (domain != null && field.isPrimitive() && noMatchCache.remembers(domain) && column.fieldId().isEmpty()) {
                 trackedColumns.add(new NoMatchRecorder.TrackedColumn(channel, column.name(), domain, new DomainValueMatcher(column.type(), domain)));
             }
         }
