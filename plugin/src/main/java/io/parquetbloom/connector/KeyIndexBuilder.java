@@ -67,7 +67,6 @@ import java.util.function.BooleanSupplier;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.USER_CANCELED;
 import static java.util.Objects.requireNonNull;
 
@@ -166,11 +165,6 @@ public class KeyIndexBuilder
         long start = System.nanoTime();
         S3RequestStats stats = new S3RequestStats();
         LakeTable table = listNow(name, stats);
-        if (table.snapshot().isPresent()) {
-            // its files have no ETag to pin an index entry to, and the index would have to follow snapshots
-            throw new TrinoException(NOT_SUPPORTED, "Table %s is %s table: the key index does not cover its files yet; its lookups prune with the files' own filters".formatted(
-                    name, table.snapshot().get().format().displayName().matches("[AEIOU].*") ? "an " + table.snapshot().get().format().displayName() : "a " + table.snapshot().get().format().displayName()));
-        }
         ParquetBloomColumnHandle column = dataColumn(table, columnName, stats);
         Cancellation cancellation = new Cancellation(name, column.name(), cancelled);
         KeyIndexState state = KeyIndexState.read(indexReader, store, table.companionFolder(), column.name(), stats);
@@ -460,8 +454,9 @@ public class KeyIndexBuilder
     {
         S3ObjectInfo object = footer.file().object();
         int rowGroups = footer.rowGroups();
-        // without an ETag a rewrite of the same size would look covered: such a file is never indexed
-        boolean indexed = footer.readable() && object.hasEtag();
+        // without an ETag a rewrite of the same size would look covered: such a file is never indexed (a table format's
+        // files are never rewritten at their path: the path and size are the version)
+        boolean indexed = footer.readable() && object.identifiesVersion();
         for (int rowGroup = 0; indexed && footer.field().isPresent() && rowGroup < rowGroups; rowGroup++) {
             cancellation.check();
             Optional<KeyColumnHasher.PagedHashes> hashes;

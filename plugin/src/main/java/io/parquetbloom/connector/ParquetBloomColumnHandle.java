@@ -11,9 +11,12 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A column of a lake table: a top-level field of the Parquet schema (matched by name, case-insensitively, or by
- * field id where a table format gives one), or a partition column from {@code key=value} folders.
+ * field id where a table format gives one), a partition column from {@code key=value} folders, or a hidden column
+ * ({@link HiddenColumn}: which file a row came from).
+ *
+ * @param hidden a {@link HiddenColumn}: one value per file, from its listing, never read from the file
  */
-public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId)
+public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId, boolean hidden)
         implements ColumnHandle
 {
     public ParquetBloomColumnHandle
@@ -24,11 +27,27 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
     }
 
     /**
+     * A data or partition column.
+     */
+    public ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId)
+    {
+        this(name, type, partitionKey, fieldId, false);
+    }
+
+    /**
      * A column matched to files by name: a folder table's.
      */
     public ParquetBloomColumnHandle(String name, Type type, boolean partitionKey)
     {
         this(name, type, partitionKey, OptionalInt.empty());
+    }
+
+    /**
+     * Whether the column's value is one per file, from the listing (a partition or hidden column), never read.
+     */
+    public boolean fromListing()
+    {
+        return partitionKey || hidden;
     }
 
     public ColumnMetadata toColumnMetadata()
@@ -37,6 +56,7 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
                 .setName(name)
                 .setType(type)
                 .setExtraInfo(partitionKey ? Optional.of("partition key") : Optional.empty())
+                .setHidden(hidden)
                 .build();
     }
 }

@@ -56,6 +56,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isSchemaUnionByName;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
@@ -211,7 +212,7 @@ public class ParquetBloomMetadata
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         SchemaTableName name = ((ParquetBloomTableHandle) tableHandle).schemaTableName();
-        List<ColumnMetadata> columns = columnHandles(session, (ParquetBloomTableHandle) tableHandle).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
+        List<ColumnMetadata> columns = withHiddenColumns(columnHandles(session, (ParquetBloomTableHandle) tableHandle)).stream().map(ParquetBloomColumnHandle::toColumnMetadata).collect(ImmutableList.toImmutableList());
         // SHOW CREATE TABLE prints where the table is, as Iceberg and Delta Lake print theirs
         Map<String, Object> properties = location(name).map(location -> Map.<String, Object>of(ParquetBloomTableProperties.LOCATION, location.toString())).orElse(Map.of());
         return new ConnectorTableMetadata(name, columns, properties);
@@ -234,10 +235,25 @@ public class ParquetBloomMetadata
     public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         ImmutableMap.Builder<String, ColumnHandle> handles = ImmutableMap.builder();
-        for (ParquetBloomColumnHandle column : columnHandles(session, (ParquetBloomTableHandle) tableHandle)) {
+        for (ParquetBloomColumnHandle column : withHiddenColumns(columnHandles(session, (ParquetBloomTableHandle) tableHandle))) {
             handles.put(column.name(), column);
         }
         return handles.buildOrThrow();
+    }
+
+    /**
+     * The table's columns and after them its hidden ones, but for a name a column of the table has already.
+     */
+    private static List<ParquetBloomColumnHandle> withHiddenColumns(List<ParquetBloomColumnHandle> columns)
+    {
+        Set<String> names = columns.stream().map(ParquetBloomColumnHandle::name).collect(toImmutableSet());
+        ImmutableList.Builder<ParquetBloomColumnHandle> all = ImmutableList.<ParquetBloomColumnHandle>builder().addAll(columns);
+        for (HiddenColumn hidden : HiddenColumn.values()) {
+            if (!names.contains(hidden.columnName())) {
+                all.add(hidden.handle());
+            }
+        }
+        return all.build();
     }
 
     @Override

@@ -88,7 +88,9 @@ public class ParquetBloomSplitManager
         // a table format's partition values and column bounds are statistics: off with statistics pruning
         FileFilter formatFilter = lakeTable.snapshot().filter(_ -> plan.options().statistics()).map(FormatSnapshot::fileFilter).orElse(FileFilter.ALL);
         Map<Integer, Domain> domainsByFieldId = domainsByFieldId(table.constraint());
+        int partitionFolders = lakeTable.partitionColumns().size();
         List<LakeFile> files = lakeTable.files().stream()
+                .map(file -> HiddenColumn.withValues(file, partitionFolders))
                 .filter(file -> plan.matchesPartition(file.partitionValues()))
                 .filter(file -> formatFilter.mightMatch(file, domainsByFieldId))
                 .collect(toImmutableList());
@@ -140,13 +142,13 @@ public class ParquetBloomSplitManager
     {
         ImmutableSet.Builder<String> columns = ImmutableSet.builder();
         constraint.getDomains().ifPresent(domains -> domains.forEach((column, domain) -> {
-            if (!column.partitionKey() && !domain.getValues().isNone() && domain.getValues().isDiscreteSet()) {
+            if (!column.fromListing() && !domain.getValues().isNone() && domain.getValues().isDiscreteSet()) {
                 columns.add(column.name());
             }
         }));
         for (ColumnHandle handle : dynamicFilterColumns) {
             ParquetBloomColumnHandle column = (ParquetBloomColumnHandle) handle;
-            if (!column.partitionKey()) {
+            if (!column.fromListing()) {
                 columns.add(column.name());
             }
         }

@@ -54,7 +54,8 @@ public final class PruningPlans
         Map<PruningPlan.DataColumn, Domain> columnDomains = new HashMap<>();
         Map<PartitionColumn, Domain> partitionDomains = new HashMap<>();
         constraint.getDomains().orElseThrow().forEach((column, domain) -> {
-            if (column.partitionKey()) {
+            if (column.fromListing()) {
+                // a hidden column's value is one per file too: its split carries it as a partition value
                 partitionDomains.put(new PartitionColumn(column.name(), column.type()), domain);
             }
             else {

@@ -94,10 +94,11 @@ public final class IcebergTables
     }
 
     @Override
-    public LakeTable read(SchemaTableName name, S3Location location, TableFormat format, OptionalLong snapshotId, S3RequestStats stats)
+    public LakeTable read(SchemaTableName name, S3Location location, TableFormat format, Version read, S3RequestStats stats)
     {
         S3FileIo io = new S3FileIo(store, cache, stats);
-        String metadataFile = metadataFiles.current(location, stats);
+        OptionalLong snapshotId = read.snapshotId();
+        String metadataFile = metadataFile(location, read.metadataFile(), stats);
         TableMetadata metadata = parse(name, io, metadataFile);
         checkReadable(name, metadataFile, metadata);
         Snapshot snapshot = snapshotId.isPresent() ? snapshot(name, metadata, snapshotId.getAsLong()) : metadata.currentSnapshot();
@@ -123,10 +124,10 @@ public final class IcebergTables
     }
 
     @Override
-    public long snapshotAsOf(SchemaTableName name, S3Location location, TableFormat format, Instant instant, S3RequestStats stats)
+    public long snapshotAsOf(SchemaTableName name, S3Location location, TableFormat format, Optional<String> pinned, Instant instant, S3RequestStats stats)
     {
         S3FileIo io = new S3FileIo(store, cache, stats);
-        String metadataFile = metadataFiles.current(location, stats);
+        String metadataFile = metadataFile(location, pinned, stats);
         TableMetadata metadata = parse(name, io, metadataFile);
         // the snapshot log: which snapshot was the table's current one from when
         Long found = null;
@@ -179,6 +180,14 @@ public final class IcebergTables
         }
     }
 
+    /**
+     * The metadata file a registration pins (no listing of the metadata folder), else the current one.
+     */
+    private String metadataFile(S3Location location, Optional<String> pinned, S3RequestStats stats)
+    {
+        return pinned.map(file -> location.child("metadata").child(file).toString()).orElseGet(() -> metadataFiles.current(location, stats));
+    }
+
     private static TableMetadata parse(SchemaTableName name, S3FileIo io, String metadataFile)
     {
         try {
@@ -210,9 +219,16 @@ public final class IcebergTables
     {
         BaseTable table = new BaseTable(new StaticTableOperations(metadata, io), name.toString());
         List<LakeFile> files = new ArrayList<>();
+        Map<Long, Instant> commits = new HashMap<>();
+        for (Snapshot committed : metadata.snapshots()) {
+            commits.put(committed.sequenceNumber(), Instant.ofEpochMilli(committed.timestampMillis()));
+        }
         try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).includeColumnStats().planFiles()) {
             for (FileScanTask task : tasks) {
-                LakeFile file = liveFile(name, location, task, identityValues(schema, metadata.specsById().get(task.file().specId()), task.file()), committedAt);
+                // when the file was added: the commit of the snapshot whose sequence number it has (format v2 and later)
+                Long sequence = task.file().fileSequenceNumber();
+                Instant added = sequence == null || sequence == 0 ? committedAt : commits.getOrDefault(sequence, committedAt);
+                LakeFile file = liveFile(name, location, task, identityValues(schema, metadata.specsById().get(task.file().specId()), task.file()), added);
                 files.add(file);
                 dataFiles.put(file.object().location().toString(), task.file().copy());
             }
@@ -268,6 +284,8 @@ public final class IcebergTables
             Object value = file.partition().get(i, Object.class);
             values.put(source.name().toLowerCase(Locale.ROOT), value == null ? Optional.empty() : Optional.of(identityString(source.type(), value)));
         }
+        // the $partition hidden column: the partition as Iceberg writes it into paths
+        values.put(LakeFile.PARTITION_PATH, spec.isPartitioned() ? Optional.of(spec.partitionToPath(file.partition())) : Optional.empty());
         return values;
     }
 

@@ -90,12 +90,13 @@ public record IndexedFile(String path, long size, String etag, boolean indexed, 
     }
     /**
      * Whether this records the listed {@code file} at the version listed: same path, size and ETag (a file listed
-     * without an ETag is never the same version).
+     * without an ETag is never the same version; a table format's file, never rewritten at its path, is recorded with
+     * {@link S3ObjectInfo#IMMUTABLE} and is the same version at the same path and size).
      */
     public boolean isVersionOf(LakeFile file)
     {
         S3ObjectInfo object = file.object();
-        return file.relativePath().equals(path) && object.hasEtag() && object.size() == size && object.etag().equals(etag);
+        return file.relativePath().equals(path) && object.identifiesVersion() && object.size() == size && object.etag().equals(etag);
     }
 
     public int rowGroups()

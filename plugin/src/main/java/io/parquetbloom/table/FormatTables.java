@@ -5,7 +5,10 @@ import io.parquetbloom.s3.S3RequestStats;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.time.Instant;
+import java.util.Optional;
 import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
 
 /**
  * The tables of the formats this connector reads through their own metadata (Iceberg): each hands the rest of the
@@ -23,13 +26,13 @@ public interface FormatTables
         }
 
         @Override
-        public LakeTable read(SchemaTableName name, S3Location location, TableFormat format, OptionalLong snapshotId, S3RequestStats stats)
+        public LakeTable read(SchemaTableName name, S3Location location, TableFormat format, Version version, S3RequestStats stats)
         {
             throw new UnsupportedOperationException("no table format is read");
         }
 
         @Override
-        public long snapshotAsOf(SchemaTableName name, S3Location location, TableFormat format, Instant instant, S3RequestStats stats)
+        public long snapshotAsOf(SchemaTableName name, S3Location location, TableFormat format, Optional<String> metadataFile, Instant instant, S3RequestStats stats)
         {
             throw new UnsupportedOperationException("no table format is read");
         }
@@ -38,20 +41,38 @@ public interface FormatTables
     boolean reads(TableFormat format);
 
     /**
+     * Which version of a table is read.
+     *
+     * @param metadataFile the name of the metadata file in the table's {@code metadata/} folder that a registration pins
+     * ({@code register_table}'s {@code metadata_file_name}), else the current one
+     * @param snapshotId the snapshot read ({@code FOR VERSION AS OF}), else the metadata file's current one
+     */
+    record Version(Optional<String> metadataFile, OptionalLong snapshotId)
+    {
+        public static final Version CURRENT = new Version(Optional.empty(), OptionalLong.empty());
+
+        public Version
+        {
+            requireNonNull(metadataFile, "metadataFile is null");
+            requireNonNull(snapshotId, "snapshotId is null");
+        }
+    }
+
+    /**
      * The table of {@code format} whose folder is {@code location}, as of its current version, which the result pins.
      */
     default LakeTable read(SchemaTableName name, S3Location location, TableFormat format, S3RequestStats stats)
     {
-        return read(name, location, format, OptionalLong.empty(), stats);
+        return read(name, location, format, Version.CURRENT, stats);
     }
 
     /**
-     * The table as of the snapshot {@code snapshotId} (its files and its schema then), or its current one.
+     * The table as of {@code version} (its files and its schema then).
      */
-    LakeTable read(SchemaTableName name, S3Location location, TableFormat format, OptionalLong snapshotId, S3RequestStats stats);
+    LakeTable read(SchemaTableName name, S3Location location, TableFormat format, Version version, S3RequestStats stats);
 
     /**
-     * The snapshot that was current at {@code instant}.
+     * The snapshot that was current at {@code instant}, by the pinned metadata file where there is one.
      */
-    long snapshotAsOf(SchemaTableName name, S3Location location, TableFormat format, Instant instant, S3RequestStats stats);
+    long snapshotAsOf(SchemaTableName name, S3Location location, TableFormat format, Optional<String> metadataFile, Instant instant, S3RequestStats stats);
 }

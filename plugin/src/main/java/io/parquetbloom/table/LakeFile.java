@@ -23,6 +23,12 @@ public record LakeFile(S3ObjectInfo object, String relativePath, Map<String, Opt
      * Newest last: by the time the object was written, then by key, so that files written in the same second (S3
      * keeps seconds) still order the way writers name them (a sequence number or a timestamp).
      */
+    /**
+     * Where a table format's reading puts a file's partition as a path ({@code day=2026-01-01/region=eu}) among its
+     * partition values, for the {@code $partition} hidden column: a name no column of a table has.
+     */
+    public static final String PARTITION_PATH = "$partition";
+
     public static final Comparator<LakeFile> WRITE_ORDER = Comparator.comparing(LakeFile::lastModified)
             .thenComparing(file -> file.object().location().key());
 

@@ -58,6 +58,15 @@ public final class LakeTable
         this(name, location, files, partitionColumns, location.asPrefix(), List.of());
     }
 
+    /**
+     * This table with its companion folder where {@code companionFolder} is, holding {@code companionObjects}: a table
+     * format's files come from its metadata, whose reading lists no folder of ours.
+     */
+    public LakeTable withCompanionFolder(S3Location companionFolder, List<ListedObject> companionObjects)
+    {
+        return new LakeTable(name, location, files, partitionColumns, companionFolder, companionObjects, snapshot);
+    }
+
     public SchemaTableName name()
     {
         return name;

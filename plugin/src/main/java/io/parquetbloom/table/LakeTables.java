@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -33,6 +34,7 @@ import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_TABLE_EMPTY;
 import static io.trino.cache.CacheUtils.invalidateAllIf;
 import static io.trino.cache.CacheUtils.uncheckedCacheGet;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.INVALID_ARGUMENTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.PERMISSION_DENIED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
@@ -56,6 +58,11 @@ public class LakeTables
     private final CompanionFolder companionFolder;
     // with metadata.listing-cache-ttl=0 these cache nothing and every call lists
     private final Cache<SchemaTableName, Optional<LakeTable>> listings;
+    // the metadata file each registered table pins (register_table's metadata_file_name), as its registration was last
+    // read: a table's name is resolved before its files are, in the same query
+    private final Map<SchemaTableName, String> pinnedMetadataFiles = new ConcurrentHashMap<>();
+    // a table format's companion folder listing, by table: its metadata says nothing of it
+    private final Cache<ShapeKey, Optional<List<ListedObject>>> companions;
     private final Cache<SchemaTableName, Optional<S3Location>> locations;
     private final Cache<ShapeKey, Optional<TableShape>> shapes;
     private final SharedListings sharedListings;
@@ -96,6 +103,11 @@ public class LakeTables
         // a listing cache is the staleness its user chose: listings are then not shared on top of it
         this.sharedListings = new SharedListings(ttlMillis > 0 ? Duration.ZERO : Duration.ofMillis(config.getSharedListingMaxAge().toMillis()));
         this.formats = EvictableCacheBuilder.newBuilder()
+                .expireAfterWrite(config.getSchemaCacheTtl().toMillis(), TimeUnit.MILLISECONDS)
+                .maximumSize(10_000)
+                .shareNothingWhenDisabled()
+                .build();
+        this.companions = EvictableCacheBuilder.newBuilder()
                 .expireAfterWrite(config.getSchemaCacheTtl().toMillis(), TimeUnit.MILLISECONDS)
                 .maximumSize(10_000)
                 .shareNothingWhenDisabled()
@@ -191,15 +203,18 @@ public class LakeTables
         return cached(locations, name, () -> {
             List<String> rootFolders = store.listChildPrefixes(root, stats);
             if (registry.mayHoldTables(rootFolders)) {
-                Optional<S3Location> registered = registry.find(name, stats);
+                Optional<TableRegistry.Registered> registered = registry.findRegistration(name, stats);
                 if (registered.isPresent()) {
+                    S3Location location = registered.get().location();
                     // as at registration: a narrowed allow-list, or a table format's folder made above it since
-                    RegistrationPolicy.checkLocation(name, registered.get());
-                    registrationPolicy.checkAllowed(name, registered.get());
-                    formatAncestors.check(name, registered.get(), stats);
-                    return registered;
+                    RegistrationPolicy.checkLocation(name, location);
+                    registrationPolicy.checkAllowed(name, location);
+                    formatAncestors.check(name, location, stats);
+                    registered.get().metadataFile().ifPresentOrElse(file -> pinnedMetadataFiles.put(name, file), () -> pinnedMetadataFiles.remove(name));
+                    return Optional.of(location);
                 }
             }
+            pinnedMetadataFiles.remove(name);
             Optional<S3Location> schemaFolder = matchFolder(root, rootFolders, name.getSchemaName());
             if (schemaFolder.isEmpty()) {
                 return Optional.empty();
@@ -220,7 +235,7 @@ public class LakeTables
      * Records {@code name} as the table at {@code location} once its files are readable as a table (Parquet data, no
      * table format), so that a mistyped prefix fails here rather than at the first query.
      */
-    public void register(SchemaTableName name, S3Location location, S3RequestStats stats)
+    public void register(SchemaTableName name, S3Location location, Optional<String> metadataFile, S3RequestStats stats)
     {
         RegistrationPolicy.checkName("schema", name.getSchemaName());
         RegistrationPolicy.checkName("table", name.getTableName());
@@ -233,8 +248,8 @@ public class LakeTables
         if (!registrationPolicy.allowsAliases()) {
             checkNoOtherTable(name, location.asPrefix(), stats);
         }
-        checkHoldsData(name, location.asPrefix(), stats);
-        registry.register(name, location, stats);
+        checkHoldsData(name, location.asPrefix(), metadataFile, stats);
+        registry.register(name, location, metadataFile, stats);
         flushListings(name::equals);
     }
 
@@ -243,7 +258,7 @@ public class LakeTables
      * disagree), looking at its first {@value #REGISTRATION_LISTING_PAGES} listing pages at most: a bucket root of a
      * million objects is registered in a few requests, and whatever lies past them is checked by every query's listing.
      */
-    private void checkHoldsData(SchemaTableName name, S3Location location, S3RequestStats stats)
+    private void checkHoldsData(SchemaTableName name, S3Location location, Optional<String> metadataFile, S3RequestStats stats)
     {
         ListingPage head = store.listFirstPages(location, REGISTRATION_LISTING_PAGES, stats);
         S3Location companion = companionFolder.of(name, location);
@@ -257,9 +272,13 @@ public class LakeTables
             if (!formatTables.reads(found.format())) {
                 throw found;
             }
-            // read through its metadata now, so that a damaged or unreadable table fails here; it may have no data yet
-            formatTables.read(name, location, found.format(), stats);
+            // read through its metadata now, so that a damaged or unreadable table (or pinned file) fails here; it may
+            // have no data yet
+            formatTables.read(name, location, found.format(), new FormatTables.Version(metadataFile, OptionalLong.empty()), stats);
             return;
+        }
+        if (metadataFile.isPresent()) {
+            throw new TrinoException(INVALID_ARGUMENTS, "Cannot register %s: metadata_file_name names an Iceberg table's metadata file, and %s is not an Iceberg table".formatted(name, location));
         }
         if (table.files().isEmpty()) {
             String looked = head.truncated() ? "among the first %d objects of %s".formatted(head.objects().size(), location) : "in " + location;
@@ -347,6 +366,7 @@ public class LakeTables
         invalidateAllIf(listings, tables);
         invalidateAllIf(shapes, key -> tables.test(key.table()));
         invalidateAllIf(formats, key -> tables.test(key.table()));
+        invalidateAllIf(companions, key -> tables.test(key.table()));
         formatAncestors.flush();
         sharedListings.forget(tables);
     }
@@ -380,7 +400,7 @@ public class LakeTables
      */
     public LakeTable getTableVersion(SchemaTableName name, S3Location folder, TableFormat format, long snapshotId, S3RequestStats stats)
     {
-        return formatTables.read(name, folder.asPrefix(), format, OptionalLong.of(snapshotId), stats);
+        return readFormat(name, folder.asPrefix(), format, OptionalLong.of(snapshotId), stats);
     }
 
     /**
@@ -388,7 +408,7 @@ public class LakeTables
      */
     public long snapshotAsOf(SchemaTableName name, S3Location folder, TableFormat format, Instant instant, S3RequestStats stats)
     {
-        return formatTables.snapshotAsOf(name, folder.asPrefix(), format, instant, stats);
+        return formatTables.snapshotAsOf(name, folder.asPrefix(), format, Optional.ofNullable(pinnedMetadataFiles.get(name)), instant, stats);
     }
 
     /**
@@ -417,6 +437,7 @@ public class LakeTables
      */
     public LakeTable listTableNow(SchemaTableName name, S3Location folder, S3RequestStats stats)
     {
+        companions.invalidate(new ShapeKey(name, folder.asPrefix(), false));
         return listTable(name, folder, stats);
     }
 
@@ -477,7 +498,7 @@ public class LakeTables
         ShapeKey formatKey = new ShapeKey(name, prefix, false);
         TableFormat known = formats.getIfPresent(formatKey);
         if (known != null) {
-            return formatTables.read(name, prefix, known, stats);
+            return readFormat(name, prefix, known, OptionalLong.empty(), stats);
         }
         try {
             List<ListedObject> objects = lister.list(prefix, stats);
@@ -491,8 +512,22 @@ public class LakeTables
             }
             // put is refused by a cache whose time to live is 0: get stores where it may
             uncheckedCacheGet(formats, formatKey, found::format);
-            return formatTables.read(name, prefix, found.format(), stats);
+            return readFormat(name, prefix, found.format(), OptionalLong.empty(), stats);
         }
+    }
+
+    /**
+     * A table format's table read through its metadata, with its companion folder listed: the format's reading lists
+     * none of its folders, and the key index's pointers are found by that listing.
+     */
+    private LakeTable readFormat(SchemaTableName name, S3Location prefix, TableFormat format, OptionalLong snapshotId, S3RequestStats stats)
+    {
+        LakeTable table = formatTables.read(name, prefix, format, new FormatTables.Version(Optional.ofNullable(pinnedMetadataFiles.get(name)), snapshotId), stats);
+        S3Location companion = companionFolder.of(name, prefix);
+        // kept as long as the format: an index built or dropped here flushes it, and one seen late is still correct
+        // (a format's files never change at their path: an older pointer covers fewer files, a vanished one is unused)
+        List<ListedObject> objects = cached(companions, new ShapeKey(name, prefix, false), () -> Optional.of(store.listWithAges(companion, stats))).orElseThrow();
+        return table.withCompanionFolder(companion, objects);
     }
 
     /**

@@ -11,8 +11,11 @@ import java.util.regex.Pattern;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.DateType.DATE;
 import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
@@ -60,6 +63,10 @@ public final class PartitionValues
         }
         if (type.equals(DATE)) {
             return LocalDate.parse(value.get()).toEpochDay();
+        }
+        if (type.equals(TIMESTAMP_TZ_MILLIS)) {
+            // a hidden column's time, in epoch milliseconds: no partition folder is read as this type
+            return packDateTimeWithZone(Long.parseLong(value.get()), UTC_KEY);
         }
         return Slices.utf8Slice(value.get());
     }

@@ -83,7 +83,7 @@ public class TableRegistry
     /**
      * A registered table's location and the version of its registration (the entry's ETag).
      */
-    public record Registered(S3Location location, String version) {}
+    public record Registered(S3Location location, String version, Optional<String> metadataFile) {}
 
     /**
      * The registration of {@code name} with its version, with one GET.
@@ -92,7 +92,10 @@ public class TableRegistry
     {
         S3Location entry = entry(name);
         return store.readWhole(entry, stats)
-                .map(object -> new Registered(S3Location.parse(parse(entry, object.bytes()).location()).asPrefix(), object.etag()));
+                .map(object -> {
+                    TableRegistration registration = parse(entry, object.bytes());
+                    return new Registered(S3Location.parse(registration.location()).asPrefix(), object.etag(), registration.metadataFile());
+                });
     }
 
     /**
@@ -184,10 +187,12 @@ public class TableRegistry
 
     /**
      * Records {@code name} at {@code tableLocation}, unless a registration of that name exists already.
+     *
+     * @param metadataFile the name of the table format's metadata file the registration pins
      */
-    public void register(SchemaTableName name, S3Location tableLocation, S3RequestStats stats)
+    public void register(SchemaTableName name, S3Location tableLocation, Optional<String> metadataFile, S3RequestStats stats)
     {
-        TableRegistration registration = new TableRegistration(TableRegistration.CURRENT_VERSION, name.getSchemaName(), name.getTableName(), tableLocation.asPrefix().toString());
+        TableRegistration registration = TableRegistration.of(name.getSchemaName(), name.getTableName(), tableLocation.asPrefix().toString(), metadataFile);
         Optional<String> written = store.write(entry(name), CODEC.toJsonBytes(registration), new PutCondition.Absent(), stats);
         if (written.isEmpty()) {
             throw new TrinoException(ALREADY_EXISTS, "Table %s is already registered (%s); unregister_table it first".formatted(name, entry(name)));

@@ -15,6 +15,7 @@ import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.QueryMetrics;
 import io.trino.Session;
 import io.trino.plugin.hive.HivePlugin;
+import io.trino.plugin.iceberg.IcebergPlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import org.apache.parquet.schema.MessageType;
@@ -112,6 +113,9 @@ public final class LookupBenchmark
             description = "Point lookups (cold, warm with a new key every run, repeat) and a full scan: parquet_bloom against Trino's Hive connector, in one run")
     static final class Flags
     {
+        @Option(names = "--table-format", defaultValue = "folder", description = "folder: the tables are folders of files, as Hive reads them; iceberg: Iceberg tables over the same files (IcebergLake), read by our catalogs through their metadata and compared with Trino's Iceberg connector (catalog iceberg, bloom filters on) (default: ${DEFAULT-VALUE})")
+        String tableFormat;
+
         @Option(names = "--writer", defaultValue = "trino", description = "who writes the events table: trino, parquet-java or reference (parquet-java with 64 KiB pages) (default: ${DEFAULT-VALUE})")
         String writer;
 
@@ -212,6 +216,10 @@ public final class LookupBenchmark
         }
         List<String> catalogs = MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier);
         warmUpQueries = Math.max(1, flags.warmUpQueries);
+        if (!flags.tableFormat.equals("folder") && !flags.tableFormat.equals("iceberg")) {
+            throw new ParameterException(commandLine, "--table-format is folder or iceberg, not " + flags.tableFormat);
+        }
+        icebergTables = flags.tableFormat.equals("iceberg");
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), catalogs, Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
                 catalogs.stream().anyMatch(MetadataBudgets::isVariant), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles,
@@ -288,6 +296,10 @@ public final class LookupBenchmark
                 progress("writing %d files x %d row groups x %,d rows with %s's writer".formatted(scale.files(), scale.rowGroupsPerFile(), scale.rowsPerRowGroup(), options.writer()));
                 DemoDataset.write(client, BUCKET, ROOT, scale, HOT_DEVICES, writer(options.writer()), work.resolve("generate"), System.out);
                 keys = writeKeys(client, work, scale);
+                if (icebergTables) {
+                    progress("writing Iceberg metadata over the same files (Apache Iceberg's library): s3://%s/%s".formatted(BUCKET, IcebergLake.ROOT));
+                    icebergMetadataFiles = IcebergLake.adopt(client, BUCKET, ROOT, scale, keys.size());
+                }
                 if (options.budgetRatios()) {
                     budgets = Optional.of(MetadataBudgets.measure(client, BUCKET, ROOT + "telemetry/events/", work.resolve("disk-tier"), MetadataBudgets.scaledBudget(scale.rowsPerRowGroup())));
                     progress(budgets.get().describe());
@@ -322,6 +334,9 @@ public final class LookupBenchmark
                     if (serials.isPresent()) {
                         keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "serials", "serial", options.keyIndexYardstick());
                     }
+                }
+                if (icebergTables) {
+                    registerIcebergTables(runner, hive);
                 }
                 runner.createCatalog("hive", "hive", hiveProperties(hive, true));
                 if (options.catalogs().stream().noneMatch(catalog -> catalog.startsWith("hive"))) {
@@ -372,6 +387,7 @@ public final class LookupBenchmark
     }
 
     // our catalog without the key index: the per-file path, side by side with the index
+    static final String ICEBERG = "iceberg";
     static final String NO_INDEX = "parquet_bloom_no_index";
     // ours with the key index, every query listing the table itself (metadata.shared-listing-max-age=0s)
     static final String UNSHARED_LISTINGS = "parquet_bloom_unshared_listings";
@@ -416,7 +432,7 @@ public final class LookupBenchmark
                 int seconds = options.loadSeconds().get(options.loadSeconds().size() == 1 ? 0 : level);
                 progress("load on %s: %d clients for %d s".formatted(catalog, clients, seconds));
                 long salt = (long) catalog.hashCode() * 1_000_003L + clients;
-                LoadLevels.LoadResult result = LoadLevels.run(runner, catalog, clients, seconds, catalog.startsWith("hive") ? hive : ours,
+                LoadLevels.LoadResult result = LoadLevels.run(runner, catalog, clients, seconds, isPeer(catalog) ? hive : ours,
                         query -> referenceQuery(DemoDataset.deviceId(new SplittableRandom(salt * 7_919 + query).nextInt(scale.devices()))).formatted(name));
                 progress("  %d completed (%.2f/s), p50 %.0f ms, p99 %.0f ms, %d errors, %d cut at the end, heap max %d MB, after GC %d MB, threads max %d, S3 connections max %d; idle again after %,d ms with %d MB of the memory pool still reserved; open files max %,d, after %,d; largest thread groups after it: %s".formatted(
                         result.completed(), result.throughput(), result.p50(), result.p99(), result.errors(), result.cut(), result.heapMaxMb(), result.heapAfterGcMb(), result.threadsMax(), result.s3ConnectionsMax(), result.idleMillis(), result.poolReservedAfterMb(), result.openFilesMax(), result.openFilesAfter(), result.largestThreadGroups()));
@@ -479,17 +495,17 @@ public final class LookupBenchmark
         List<Workload> selected = workloads.stream()
                 .filter(workload -> options.workloads().map(names -> names.contains(workload.name())).orElse(true))
                 .toList();
-        long hiveCatalogs = options.catalogs().stream().filter(catalog -> catalog.startsWith("hive")).count();
+        long hiveCatalogs = options.catalogs().stream().filter(LookupBenchmark::isPeer).count();
         long steps = selected.stream().mapToLong(workload -> workload.name().equals(FILTER_ADVICE) ? options.catalogs().size() - hiveCatalogs : options.catalogs().size()).sum() * PHASES.size();
         warmUpEngine(runner, selected, options.catalogs(), ours, hive);
         for (Workload workload : selected) {
             for (String phase : PHASES) {
                 MaterializedResult expected = null;
                 for (String catalog : options.catalogs()) {
-                    if (workload.name().equals(FILTER_ADVICE) && catalog.startsWith("hive")) {
+                    if (workload.name().equals(FILTER_ADVICE) && isPeer(catalog)) {
                         continue;
                     }
-                    CountingProxy proxy = catalog.startsWith("hive") ? hive : ours;
+                    CountingProxy proxy = isPeer(catalog) ? hive : ours;
                     progress("[%d/%d] %s on %s, %s, %d runs".formatted(++step, steps, workload.name(), catalog, phase, options.runs()));
                     Measured measured = measure(runner, catalog, phase, workload, options, proxy);
                     if (expected == null) {
@@ -613,7 +629,7 @@ public final class LookupBenchmark
         if (!phase.equals("cold")) {
             // metadata warm, with a key no run uses; repeat: its one predicate asked once before the runs
             runner.execute(session(runner, catalog, warmName, workload), workload.template().apply(WARM_UP_KEY).formatted(warmName));
-            for (int query = 1; phase.equals("warm") && !catalog.startsWith("hive") && query < warmUpQueries; query++) {
+            for (int query = 1; phase.equals("warm") && !isPeer(catalog) && query < warmUpQueries; query++) {
                 runner.execute(session(runner, catalog, warmName, workload), workload.template().apply(WARM_UP_KEY + query).formatted(warmName));
             }
             if (phase.equals("repeat")) {
@@ -624,7 +640,7 @@ public final class LookupBenchmark
             String name = warmName;
             if (phase.equals("cold")) {
                 name = "%s_cold_%d".formatted(warmName, System.nanoTime() % 1_000_000_000L);
-                runner.createCatalog(name, catalog.startsWith("hive") ? "hive" : "parquet_bloom", catalog.startsWith("hive") ? hiveProperties(proxy, !catalog.equals("hive_bloom_off")) : oursProperties(proxy, catalog));
+                runner.createCatalog(name, connector(catalog), properties(catalog, proxy));
             }
             int key = switch (phase) {
                 case "cold" -> run;
@@ -637,7 +653,7 @@ public final class LookupBenchmark
             var executed = runner.executeWithPlan(session(runner, catalog, name, workload), workload.template().apply(key).formatted(name));
             millis.add((System.nanoTime() - start) / 1e6);
             result = executed.result();
-            if (!catalog.startsWith("hive")) {
+            if (!isPeer(catalog)) {
                 QueryMetrics metrics = QueryMetrics.of(runner, executed.queryId());
                 filesScheduled += metrics.get("filesTotal") - metrics.get("filesPrunedBeforeSplits");
                 retries += metrics.get("s3PlanningRetries") + metrics.get("s3Retries");
@@ -660,8 +676,8 @@ public final class LookupBenchmark
             }
         }
         double runs = options.runs();
-        FaultCounts faults = new FaultCounts(injected / runs, catalog.startsWith("hive") ? -1 : retries / runs, catalog.startsWith("hive") ? -1 : throttled / runs);
-        return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis, catalog.startsWith("hive") ? -1 : filesScheduled / options.runs(), faults);
+        FaultCounts faults = new FaultCounts(injected / runs, isPeer(catalog) ? -1 : retries / runs, isPeer(catalog) ? -1 : throttled / runs);
+        return new Measured(result, gets / options.runs(), bytes / options.runs(), lists / options.runs(), millis, isPeer(catalog) ? -1 : filesScheduled / options.runs(), faults);
     }
 
     private static long injectedFaults(CountingProxy proxy)
@@ -687,10 +703,17 @@ public final class LookupBenchmark
         if (withHive) {
             runner.createCatalog("jit_hive", "hive", hiveProperties(hive, true));
         }
+        boolean withIceberg = catalogs.contains(ICEBERG);
+        if (withIceberg) {
+            runner.createCatalog("jit_iceberg", "iceberg", icebergProperties(hive));
+        }
         for (Workload workload : selected) {
             warmUp(runner, "parquet_bloom", "jit_ours", workload);
             if (withHive && !workload.name().equals(FILTER_ADVICE)) {
                 warmUp(runner, "hive", "jit_hive", workload);
+            }
+            if (withIceberg && !workload.name().equals(FILTER_ADVICE)) {
+                warmUp(runner, ICEBERG, "jit_iceberg", workload);
             }
         }
     }
@@ -711,7 +734,7 @@ public final class LookupBenchmark
         if (!workload.allPruningOff()) {
             return session;
         }
-        if (catalog.startsWith("hive")) {
+        if (isPeer(catalog)) {
             return Session.builder(session)
                     .setCatalogSessionProperty(trinoCatalog, "parquet_use_bloom_filter", "false")
                     .setCatalogSessionProperty(trinoCatalog, "parquet_ignore_statistics", "true")
@@ -768,6 +791,9 @@ public final class LookupBenchmark
     private static Map<String, String> extraLakeProperties = Map.of();
     // --warm-up-queries: warm-up queries of our catalogs before a warm phase's runs
     private static int warmUpQueries = 1;
+    // --table-format iceberg: our catalogs read the Iceberg tables of IcebergLake, and catalog iceberg is a peer
+    private static boolean icebergTables;
+    private static Map<String, String> icebergMetadataFiles = Map.of();
     // --scaled-budget: our catalog with the key index at the scaled budget too; the per-file path without it fits
     private static boolean scaledBudget;
     private static int scaledRowsPerRowGroup;
@@ -798,7 +824,7 @@ public final class LookupBenchmark
         }
         return ImmutableMap.<String, String>builder()
                 .putAll(properties)
-                .put("location", "s3://" + BUCKET + "/" + ROOT)
+                .put("location", "s3://" + BUCKET + "/" + (icebergTables ? IcebergLake.ROOT : ROOT))
                 .put("s3.endpoint", proxy.endpoint())
                 .put("s3.region", "us-east-1")
                 .put("s3.path-style-access", "true")
@@ -822,9 +848,59 @@ public final class LookupBenchmark
             case WHOLE_CHUNKS -> "lake_whole_chunks";
             case NO_INDEX_WHOLE_CHUNKS -> "lake_no_index_whole_chunks";
             case "hive" -> "hive";
+            case ICEBERG -> ICEBERG;
             case "hive_bloom_off" -> "hive_off";
             default -> throw new IllegalArgumentException("unknown catalog " + catalog);
         };
+    }
+
+    /**
+     * A connector's catalog that is not ours: Hive's, or Trino's Iceberg connector's with {@code --table-format iceberg}.
+     */
+    private static boolean isPeer(String catalog)
+    {
+        return catalog.startsWith("hive") || catalog.equals(ICEBERG);
+    }
+
+    private static String connector(String catalog)
+    {
+        return catalog.equals(ICEBERG) ? "iceberg" : catalog.startsWith("hive") ? "hive" : "parquet_bloom";
+    }
+
+    private static Map<String, String> properties(String catalog, CountingProxy proxy)
+    {
+        if (catalog.equals(ICEBERG)) {
+            return icebergProperties(proxy);
+        }
+        return catalog.startsWith("hive") ? hiveProperties(proxy, !catalog.equals("hive_bloom_off")) : oursProperties(proxy, catalog);
+    }
+
+    /**
+     * Trino's Iceberg connector as users would configure it for lookups: its metastore's objects under
+     * {@code bench-metastore/} (neither counted nor delayed, as Hive's), bloom filters on, defaults otherwise.
+     */
+    private static Map<String, String> icebergProperties(CountingProxy proxy)
+    {
+        return ImmutableMap.<String, String>builder()
+                .put("iceberg.catalog.type", "TESTING_FILE_METASTORE")
+                .put("hive.metastore.catalog.dir", "s3://" + BUCKET + "/bench-metastore/iceberg")
+                .put("iceberg.register-table-procedure.enabled", "true")
+                .putAll(nativeS3(proxy))
+                .put("parquet.use-bloom-filter", "true")
+                .buildOrThrow();
+    }
+
+    /**
+     * The Iceberg tables of {@link IcebergLake} registered in catalog {@value #ICEBERG}, at the metadata files written.
+     */
+    private static void registerIcebergTables(DistributedQueryRunner runner, CountingProxy proxy)
+    {
+        progress("registering the Iceberg tables in Trino's Iceberg connector");
+        runner.installPlugin(new IcebergPlugin());
+        runner.createCatalog(ICEBERG, "iceberg", icebergProperties(proxy));
+        runner.execute("CREATE SCHEMA iceberg.telemetry WITH (location = 's3://%s/bench-metastore/iceberg-telemetry')".formatted(BUCKET));
+        icebergMetadataFiles.forEach((table, metadataFile) -> runner.execute("CALL iceberg.system.register_table(schema_name => 'telemetry', table_name => '%s', table_location => '%s', metadata_file_name => '%s')"
+                .formatted(table, IcebergLake.location(BUCKET, table), metadataFile)));
     }
 
     private static Map<String, String> hiveProperties(CountingProxy proxy, boolean bloomFilters)
@@ -832,14 +908,24 @@ public final class LookupBenchmark
         return ImmutableMap.<String, String>builder()
                 .put("hive.metastore", "file")
                 .put("hive.metastore.catalog.dir", "s3://" + BUCKET + "/bench-metastore")
+                .putAll(nativeS3(proxy))
+                .put("parquet.use-bloom-filter", String.valueOf(bloomFilters))
+                .put("hive.timestamp-precision", "MICROSECONDS")
+                .buildOrThrow();
+    }
+
+    /**
+     * Trino's native S3 file system through {@code proxy}, as Hive and Iceberg catalogs configure it.
+     */
+    private static Map<String, String> nativeS3(CountingProxy proxy)
+    {
+        return ImmutableMap.<String, String>builder()
                 .put("fs.native-s3.enabled", "true")
                 .put("s3.endpoint", proxy.endpoint())
                 .put("s3.region", "us-east-1")
                 .put("s3.path-style-access", "true")
                 .put("s3.aws-access-key", S3ProxyProcess.ACCESS_KEY)
                 .put("s3.aws-secret-key", S3ProxyProcess.SECRET_KEY)
-                .put("parquet.use-bloom-filter", String.valueOf(bloomFilters))
-                .put("hive.timestamp-precision", "MICROSECONDS")
                 .buildOrThrow();
     }
 

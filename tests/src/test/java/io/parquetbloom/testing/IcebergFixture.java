@@ -1,5 +1,6 @@
 package io.parquetbloom.testing;
 
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -108,6 +109,30 @@ public final class IcebergFixture
                 file++;
             }
             upload(s3, created);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * An Iceberg table at {@code location} whose data files are objects that exist already (as {@code add_files} or a
+     * migration adopts a Hive table's files): one append of {@code files}, metadata uploaded to S3.
+     *
+     * @return the name of its metadata file in {@code <location>/metadata/}
+     */
+    public static String adopt(S3Client s3, String location, Schema schema, PartitionSpec spec, List<DataFile> files, Map<String, String> properties)
+    {
+        try (InMemoryCatalog catalog = new InMemoryCatalog()) {
+            catalog.initialize("adopted", Map.of(CatalogProperties.WAREHOUSE_LOCATION, location));
+            catalog.createNamespace(Namespace.of("adopted"));
+            Table table = catalog.buildTable(TableIdentifier.of("adopted", "table"), schema).withPartitionSpec(spec).withLocation(location).withProperties(properties).create();
+            AppendFiles append = table.newAppend();
+            files.forEach(append::appendFile);
+            append.commit();
+            upload(s3, table);
+            String metadata = ((HasTableOperations) table).operations().current().metadataFileLocation();
+            return metadata.substring(metadata.lastIndexOf('/') + 1);
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);

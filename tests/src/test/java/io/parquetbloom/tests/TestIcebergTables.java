@@ -1,15 +1,16 @@
 package io.parquetbloom.tests;
 
-import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableMultiset;
 import com.google.common.collect.Multiset;
 import com.google.common.collect.Multisets;
 import io.parquetbloom.demo.S3ProxyProcess;
 import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.IcebergFixture;
+import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
+import io.parquetbloom.testing.TrinoIcebergCatalog;
 import io.trino.Session;
 import io.trino.plugin.iceberg.IcebergPlugin;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -59,18 +60,7 @@ final class TestIcebergTables
 
     private static Map<String, String> icebergProperties(String endpoint)
     {
-        return ImmutableMap.<String, String>builder()
-                .put("iceberg.catalog.type", "TESTING_FILE_METASTORE")
-                .put("hive.metastore.catalog.dir", "s3://" + TestingLake.BUCKET + "/iceberg-metastore")
-                // the table's folder is <schema>/<table>, where this connector's layout finds it
-                .put("iceberg.unique-table-location", "false")
-                .put("fs.native-s3.enabled", "true")
-                .put("s3.endpoint", endpoint)
-                .put("s3.region", "us-east-1")
-                .put("s3.path-style-access", "true")
-                .put("s3.aws-access-key", S3ProxyProcess.ACCESS_KEY)
-                .put("s3.aws-secret-key", S3ProxyProcess.SECRET_KEY)
-                .buildOrThrow();
+        return TrinoIcebergCatalog.properties(endpoint);
     }
 
     @Test
@@ -85,8 +75,6 @@ final class TestIcebergTables
         execute("ALTER TABLE iceberg.ice.events EXECUTE optimize");
         assertThat(computeScalar("SELECT count(*) FROM lake.ice.events")).isEqualTo(400L);
         assertSameAnswers("events");
-        assertThatThrownBy(() -> computeActual("CALL lake.system.create_key_index('ice', 'events', 'device_id')"))
-                .hasMessageContaining("Table ice.events is an Iceberg table: the key index does not cover its files yet");
         // the snapshot read is the current one
         assertThat(computeScalar("SELECT value FROM lake.ice.\"events$properties\" WHERE key = 'iceberg.snapshot_id'"))
                 .isEqualTo(String.valueOf(computeScalar("SELECT snapshot_id FROM iceberg.ice.\"events$snapshots\" ORDER BY committed_at DESC LIMIT 1")));
@@ -156,6 +144,137 @@ final class TestIcebergTables
             // of the rows deleted by id, only the one MERGE inserted again (17) is live
             assertThat(computeActual("SELECT id FROM lake.ice.%s WHERE id %% 7 = 3".formatted(table)).getOnlyColumnAsSet()).containsExactly(17L);
         }
+    }
+
+    /**
+     * The key index of an Iceberg table covers the live files of the snapshot it was built from, by path and size (a
+     * format never rewrites a file at its path): a lookup plans from it only the files live in the snapshot it reads,
+     * deleted rows are still dropped, files of later snapshots are read as uncovered until a refresh indexes them, and
+     * a time-travel read uses it for the files of its own snapshot.
+     */
+    @Test
+    void theKeyIndexCoversTheLiveFilesOfTheSnapshotRead()
+    {
+        execute("CREATE TABLE iceberg.ice.indexed (id bigint, device_id varchar, v double) WITH (format_version = 3, parquet_bloom_filter_columns = ARRAY['device_id'])");
+        for (int batch = 0; batch < 4; batch++) {
+            execute("INSERT INTO iceberg.ice.indexed SELECT n, 'dev-' || CAST(n AS varchar), n * 0.5 FROM UNNEST(sequence(%d, %d)) AS t(n)".formatted(batch * 500, batch * 500 + 499));
+        }
+        execute("DELETE FROM iceberg.ice.indexed WHERE id % 10 = 3");
+        long indexedSnapshot = currentSnapshot("indexed");
+        getQueryRunner().execute("CALL lake.system.create_key_index('ice', 'indexed', 'device_id')");
+        String lookup = "SELECT * FROM %s WHERE device_id IN ('dev-3', 'dev-13', 'dev-42', 'dev-1500', 'dev-1999', 'dev-absent')";
+        // the manifests' bounds of device_id leave three of the four files (dev-500 to dev-999 holds none of the keys)
+        MeasuredResult indexed = assertSameLookup(lookup, "");
+        assertThat(indexed.metrics().get("filesCoveredByKeyIndex")).isEqualTo(3);
+        assertThat(indexed.metrics().get("filesUncovered")).isZero();
+        assertThat(indexed.metrics().get("keyIndexUnusable")).isZero();
+        // dev-3 and dev-13 were deleted: the index names their files, the deletion vectors drop them
+        assertThat(indexed.rows().getMaterializedRows()).extracting(row -> row.getField(1)).containsExactlyInAnyOrder("dev-42", "dev-1500", "dev-1999");
+
+        // OPTIMIZE leaves new files live and the indexed ones dead: the index covers nothing the snapshot holds
+        execute("ALTER TABLE iceberg.ice.indexed EXECUTE optimize");
+        execute("INSERT INTO iceberg.ice.indexed VALUES (5000, 'dev-42', 1.0)");
+        MeasuredResult optimized = assertSameLookup(lookup, "");
+        assertThat(optimized.metrics().get("filesCoveredByKeyIndex")).isZero();
+        long live = optimized.metrics().get("filesUncovered");
+        assertThat(live).isGreaterThanOrEqualTo(2);
+        assertThat(optimized.rows().getRowCount()).isEqualTo(4);
+        // the snapshot it was built from is still covered, read as of that version
+        MeasuredResult travelled = assertSameLookup(lookup, " FOR VERSION AS OF " + indexedSnapshot);
+        assertThat(travelled.metrics().get("filesCoveredByKeyIndex")).isEqualTo(3);
+
+        // a refresh indexes the live files the index lacks; the dead ones stay out of every plan
+        getQueryRunner().execute("CALL lake.system.create_key_index('ice', 'indexed', 'device_id')");
+        MeasuredResult refreshed = assertSameLookup(lookup, "");
+        assertThat(refreshed.metrics().get("filesCoveredByKeyIndex")).isEqualTo(live);
+        assertThat(refreshed.metrics().get("filesUncovered")).isZero();
+        MeasuredResult single = assertSameLookup("SELECT * FROM %s WHERE device_id = 'dev-777'", "");
+        assertThat(single.metrics().get("filesCoveredByKeyIndex")).isPositive();
+        assertThat(single.metrics().get("filesUncovered")).isZero();
+        assertThat(computeScalar("SELECT value FROM lake.ice.\"indexed$properties\" WHERE key = 'key_index_location'")).asString().endsWith("/ice/indexed/_key_index/");
+        getQueryRunner().execute("CALL lake.system.drop_key_index('ice', 'indexed', 'device_id')");
+        assertThat(assertSameLookup(lookup, "").metrics().get("filesCoveredByKeyIndex")).isZero();
+    }
+
+    /**
+     * {@code register_table}'s {@code metadata_file_name} pins the metadata file read, as a catalog's pointer does: the
+     * table answers as of that file after later commits, without listing the metadata folder; a name that is not a
+     * metadata file's, or not there, fails naming it.
+     */
+    @Test
+    void aRegistrationPinsTheMetadataFileItNames()
+    {
+        String location = "s3://%s/elsewhere/pinned/".formatted(TestingLake.BUCKET);
+        execute("CREATE TABLE iceberg.ice.pinned (id bigint, v varchar) WITH (location = '%s')".formatted(location));
+        execute("INSERT INTO iceberg.ice.pinned VALUES (1, 'a'), (2, 'b')");
+        long first = currentSnapshot("pinned");
+        String path = (String) computeScalar("SELECT file FROM iceberg.ice.\"pinned$metadata_log_entries\" ORDER BY timestamp DESC LIMIT 1");
+        String firstFile = path.substring(path.lastIndexOf('/') + 1);
+        execute("INSERT INTO iceberg.ice.pinned VALUES (3, 'c')");
+        execute("DELETE FROM iceberg.ice.pinned WHERE id = 1");
+
+        String catalog = "pins_" + catalogs++;
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT, Map.of(
+                "register-table-procedure.enabled", "true",
+                "register-table-procedure.allowed-locations", "*")));
+        execute("CREATE SCHEMA %s.reg".formatted(catalog));
+        execute("CALL %s.system.register_table('reg', 'pinned_then', '%s', '%s')".formatted(catalog, location, firstFile));
+        execute("CALL %s.system.register_table(schema_name => 'reg', table_name => 'pinned_now', table_location => '%s')".formatted(catalog, location));
+        assertThat(computeActual("SELECT * FROM %s.reg.pinned_then".formatted(catalog)).getMaterializedRows())
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM iceberg.ice.pinned FOR VERSION AS OF " + first).getMaterializedRows());
+        assertThat(computeActual("SELECT * FROM %s.reg.pinned_now".formatted(catalog)).getMaterializedRows())
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM iceberg.ice.pinned").getMaterializedRows());
+        assertThat(computeScalar("SELECT value FROM %s.reg.\"pinned_then$properties\" WHERE key = 'iceberg.metadata_file'".formatted(catalog))).isEqualTo(path);
+        // the pinned file is read by its name: the metadata folder is not listed
+        assertThat(requests("SELECT * FROM %s.reg.pinned_then WHERE id = 2".formatted(catalog))).noneMatch(request -> request.endsWith("/metadata/"));
+        assertThat(requests("SELECT * FROM %s.reg.pinned_now WHERE id = 2".formatted(catalog))).contains("LIST elsewhere/pinned/metadata/");
+
+        assertThatThrownBy(() -> execute("CALL %s.system.register_table('reg', 'bad', '%s', '../x.metadata.json')".formatted(catalog, location)))
+                .hasMessageContaining("metadata_file_name must be the name of a metadata file in the table's metadata/ folder");
+        assertThatThrownBy(() -> execute("CALL %s.system.register_table('reg', 'missing', '%s', '00099-none.metadata.json')".formatted(catalog, location)))
+                .hasMessageContaining("00099-none.metadata.json");
+        assertThat(computeActual("SHOW TABLES FROM %s.reg".formatted(catalog)).getOnlyColumnAsSet()).containsExactlyInAnyOrder("pinned_then", "pinned_now");
+    }
+
+    /**
+     * The hidden columns name the file a row came from, as Trino's Iceberg connector names it ({@code $path},
+     * {@code $partition}), with its size from the manifest; {@code SELECT *} leaves them out, and a predicate on
+     * {@code $path} opens that file alone.
+     */
+    @Test
+    void hiddenColumnsNameTheFileARowCameFrom()
+    {
+        execute("CREATE TABLE iceberg.ice.hidden (id bigint, region varchar) WITH (partitioning = ARRAY['region'])");
+        execute("INSERT INTO iceberg.ice.hidden VALUES (1, 'eu'), (2, 'us'), (4, 'a/b c')");
+        execute("INSERT INTO iceberg.ice.hidden VALUES (3, 'eu')");
+        String sql = "SELECT id, \"$path\", \"$partition\" FROM %s";
+        assertThat(computeActual(sql.formatted("lake.ice.hidden")).getMaterializedRows())
+                .containsExactlyInAnyOrderElementsOf(computeActual(sql.formatted("iceberg.ice.hidden")).getMaterializedRows());
+        assertThat(computeActual("SELECT \"$path\", \"$file_size\" FROM lake.ice.hidden").getMaterializedRows())
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT file_path, file_size_in_bytes FROM iceberg.ice.\"hidden$files\"").getMaterializedRows());
+        assertThat(computeActual("SELECT * FROM lake.ice.hidden").getTypes()).hasSize(2);
+        assertThat(computeScalar("SELECT count(*) FROM lake.ice.hidden WHERE \"$file_modified_time\" BETWEEN current_timestamp - INTERVAL '1' HOUR AND current_timestamp")).isEqualTo(4L);
+
+        String path = (String) computeScalar("SELECT \"$path\" FROM lake.ice.hidden WHERE id = 3");
+        String catalog = "counted_" + catalogs++;
+        getQueryRunner().createCatalog(catalog, "parquet_bloom", ParquetBloomQueryRunner.catalogProperties(proxy.endpoint(), S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, TestingLake.ROOT));
+        String byPath = "SELECT id FROM %s.ice.hidden WHERE \"$path\" = '%s'".formatted(catalog, path);
+        assertThat(computeActual(byPath).getOnlyColumnAsSet()).containsExactly(3L);
+        assertThat(dataFilesOpened(byPath)).containsExactly(path.substring(path.indexOf("/", "s3://".length()) + 1));
+        assertThat(computeActual("SELECT id FROM %s.ice.hidden WHERE \"$partition\" = 'region=eu'".formatted(catalog)).getOnlyColumnAsSet()).containsExactlyInAnyOrder(1L, 3L);
+    }
+
+    private MeasuredResult assertSameLookup(String lookup, String version)
+    {
+        MeasuredResult ours = MeasuredResult.run(getDistributedQueryRunner(), getSession(), lookup.formatted("lake.ice.indexed" + version));
+        assertThat(ours.rows().getMaterializedRows()).as(lookup + version)
+                .containsExactlyInAnyOrderElementsOf(computeActual(lookup.formatted("iceberg.ice.indexed" + version)).getMaterializedRows());
+        return ours;
+    }
+
+    private long currentSnapshot(String table)
+    {
+        return (Long) computeScalar("SELECT snapshot_id FROM iceberg.ice.\"%s$snapshots\" ORDER BY committed_at DESC LIMIT 1".formatted(table));
     }
 
     @Test
@@ -264,9 +383,10 @@ final class TestIcebergTables
     /**
      * The requests of a lookup, cold and warm: cold, the lake's root and schema folders (as for every table the layout
      * finds), the table's folder once to find it is Iceberg (one page here), then its metadata folder, metadata file,
-     * manifest list and manifest, then the live file's footer and bloom filter; warm, only the metadata folder's
-     * listing (which metadata file is current) after the layout's, everything else cached by path. No dead file is
-     * read, and the table's folder is not listed again.
+     * manifest list and manifest, the key index's folder (its pointers), then the live file's footer and bloom filter;
+     * warm, only the metadata folder's listing (which metadata file is current) after the layout's, everything else
+     * cached by path. No dead file is read, and the table's folder is not listed again. With a key index, a warm
+     * absent key reads nothing more than the index's postings page.
      */
     @Test
     void requestsOfALookup()
@@ -286,6 +406,7 @@ final class TestIcebergTables
                 .add("LIST warehouse/ice/")
                 .add("LIST warehouse/ice/counted/")
                 .add("LIST warehouse/ice/counted/metadata/")
+                .add("LIST warehouse/ice/counted/_key_index/")
                 .add("GET metadata.json")
                 .add("GET manifest list")
                 .add("GET manifest")
@@ -302,6 +423,13 @@ final class TestIcebergTables
         assertThat(computeActual(lookup.formatted(catalog, "dev-1234")).getRowCount()).isEqualTo(1);
         // outside the bounds the manifest records: no footer is read
         assertThat(requests(lookup.formatted(catalog, "dev-absent"))).doesNotContain("GET_RANGE data file");
+
+        getQueryRunner().execute("CALL %s.system.create_key_index('ice', 'counted', 'device_id')".formatted(catalog));
+        computeActual(lookup.formatted(catalog, "dev-77"));
+        Multiset<String> indexed = requests(lookup.formatted(catalog, "dev-5000x3"));
+        // the index's pointer, trailer and postings page are cached: an absent key costs the three LISTs alone
+        assertThat(indexed).isEqualTo(warm);
+        assertThat(computeActual(lookup.formatted(catalog, "dev-2345")).getRowCount()).isEqualTo(1);
     }
 
     /**
@@ -409,6 +537,9 @@ final class TestIcebergTables
         }
         else if (key.contains("/data/")) {
             kind = "data file";
+        }
+        else if (key.contains("/_key_index/")) {
+            kind = name.equals("_pointer") ? "key index pointer" : "key index segment";
         }
         else {
             kind = key;

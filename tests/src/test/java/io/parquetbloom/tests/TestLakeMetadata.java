@@ -119,6 +119,38 @@ final class TestLakeMetadata
         assertThat(computeScalar("SELECT count(*) FROM by_date WHERE h = 3")).isEqualTo(100L);
     }
 
+    /**
+     * Every table has the hidden columns {@code $path}, {@code $file_size}, {@code $file_modified_time} and
+     * {@code $partition}, as Trino's Hive connector has them; {@code SELECT *} leaves them out, and a predicate on
+     * {@code $path} plans that file alone, before any footer is read.
+     */
+    @Test
+    void hiddenColumnsNameTheFileARowCameFrom()
+    {
+        MaterializedResult rows = computeActual("SELECT dt, h, \"$path\", \"$partition\", \"$file_size\", \"$file_modified_time\" FROM by_date");
+        assertThat(rows.getRowCount()).isEqualTo(300);
+        for (MaterializedRow row : rows.getMaterializedRows()) {
+            String partition = (String) row.getField(3);
+            assertThat(partition).startsWith("dt=" + row.getField(0) + "/h=");
+            assertThat((String) row.getField(2)).startsWith(TestingLake.ROOT).contains("/by_date/" + partition + "/");
+            assertThat((Long) row.getField(4)).isPositive();
+            assertThat(row.getField(5)).isNotNull();
+        }
+        assertThat(computeActual("SELECT * FROM by_date").getTypes()).hasSize(computeActual("DESCRIBE by_date").getRowCount());
+        assertThat(computeActual("SELECT DISTINCT \"$partition\" FROM events").getOnlyColumnAsSet()).containsExactlyInAnyOrder("region=eu", "region=us");
+        // an unpartitioned table's files have no partition
+        assertThat(computeActual("SELECT DISTINCT \"$partition\" FROM keys").getOnlyColumnAsSet()).containsOnlyNulls();
+
+        String path = (String) computeScalar("SELECT min(\"$path\") FROM by_date");
+        long inFile = (Long) computeScalar("SELECT count(*) FROM by_date WHERE \"$path\" = '%s'".formatted(path));
+        MeasuredResult byPath = run(getSession(), "SELECT count(*) FROM by_date WHERE \"$path\" = '%s'".formatted(path));
+        assertThat(byPath.rows().getOnlyValue()).isEqualTo(inFile);
+        assertThat(inFile).isPositive().isLessThan(300L);
+        // the file alone, of the table's two
+        assertThat(byPath.metrics().rowGroupsTotal()).isEqualTo(1);
+        assertThat(computeScalar("SELECT count(*) FROM by_date WHERE \"$path\" = 's3://elsewhere/none.parquet'")).isEqualTo(0L);
+    }
+
     @Test
     void metricsAppearInExplainAnalyze()
     {

@@ -282,7 +282,7 @@ public final class ParquetBloomPageSourceProvider
     private static Set<String> fileColumns(List<ParquetBloomColumnHandle> columns, TupleDomain<ParquetBloomColumnHandle> constraint)
     {
         return Stream.concat(columns.stream(), constraint.getDomains().orElse(Map.of()).keySet().stream())
-                .filter(column -> !column.partitionKey())
+                .filter(column -> !column.fromListing())
                 .map(column -> column.name().toLowerCase(Locale.ROOT))
                 .collect(toImmutableSet());
     }
@@ -584,7 +584,7 @@ public final class ParquetBloomPageSourceProvider
      */
     private Optional<org.apache.parquet.schema.Type> fileField(ParquetBloomColumnHandle column, MessageType fileSchema, String path)
     {
-        if (column.partitionKey()) {
+        if (column.fromListing()) {
             return Optional.empty();
         }
         return switch (resolver.resolve(column.name(), column.fieldId(), column.type(), fileSchema)) {
@@ -601,7 +601,7 @@ public final class ParquetBloomPageSourceProvider
      */
     private static Block constantBlock(ParquetBloomColumnHandle column, Map<String, Optional<String>> partitionValues, String path)
     {
-        if (!column.partitionKey() && !partitionValues.containsKey(column.name())) {
+        if (!column.fromListing() && !partitionValues.containsKey(column.name())) {
             return column.type().createNullBlock();
         }
         Optional<String> raw = partitionValues.getOrDefault(column.name(), Optional.empty());

@@ -359,6 +359,15 @@ public enum ColumnKind
         };
     }
 
+    /**
+     * The kinds Trino's Iceberg connector writes as this connector reads them: not tinyint or smallint (Iceberg has
+     * neither), not millisecond timestamps (Iceberg keeps microseconds).
+     */
+    static List<ColumnKind> icebergWritable()
+    {
+        return trinoWritable().stream().filter(kind -> kind != INT8 && kind != INT16 && kind != TIMESTAMP_MILLIS).toList();
+    }
+
     static List<ColumnKind> trinoWritable()
     {
         return Arrays.stream(values()).filter(kind -> kind.trinoWriterType().isPresent()).toList();

@@ -43,7 +43,11 @@ public final class RandomTable
 {
     public enum Writer
     {
-        PARQUET_JAVA, TRINO
+        PARQUET_JAVA, TRINO,
+        /**
+         * Trino's Iceberg connector, in commits, with a schema change, deletes and an update ({@link IcebergDiffTables})
+         */
+        ICEBERG
     }
 
     /**
@@ -272,6 +276,53 @@ public final class RandomTable
         return new RandomTable(name, writer, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, big, damaged, naming, placement, random.nextBoolean(), addedColumn, widenedColumn, dictionaryTrouble);
     }
 
+    /**
+     * A table for Trino's Iceberg connector to write ({@link IcebergDiffTables}): 2 to 4 columns of the kinds it writes,
+     * then a bigint column whose values fit an integer (created as one and widened) and a column a schema change adds
+     * after the first commits (its rows before then are NULL here once written); 300 to 2,500 rows in row groups of 20
+     * to 200.
+     */
+    static RandomTable iceberg(String name, SplittableRandom random)
+    {
+        List<ColumnKind> kinds = ColumnKind.icebergWritable();
+        List<Column> columns = new ArrayList<>();
+        int count = random.nextInt(2, 5);
+        for (int i = 0; i < count; i++) {
+            ColumnKind kind = kinds.get(random.nextInt(kinds.size()));
+            double nullRate = random.nextInt(3) == 0 ? 0.2 : 0;
+            int poolSize = List.of(2, 30, 500, 100_000).get(random.nextInt(4));
+            columns.add(new Column("c%d_%s".formatted(i, kind.name().toLowerCase(Locale.ROOT).replace("_", "")), kind, nullRate, pool(kind, poolSize, random)));
+        }
+        columns.add(new Column("c%d_widened".formatted(count), ColumnKind.INT64, 0.1, pool(ColumnKind.INT32, 500, random)));
+        ColumnKind addedKind = kinds.get(random.nextInt(kinds.size()));
+        columns.add(new Column("c%d_added".formatted(count + 1), addedKind, 0.1, pool(addedKind, 30, random)));
+        List<Object[]> rows = new ArrayList<>();
+        int rowCount = random.nextInt(300, 2_500);
+        for (int id = 0; id < rowCount; id++) {
+            Object[] row = new Object[columns.size() + 1];
+            row[0] = (long) id;
+            for (int i = 0; i < columns.size(); i++) {
+                Column column = columns.get(i);
+                row[i + 1] = column.nullRate() > 0 && random.nextDouble() < column.nullRate() ? null : column.pool().get(random.nextInt(column.pool().size()));
+            }
+            rows.add(row);
+        }
+        return new RandomTable(name, Writer.ICEBERG, List.copyOf(columns), List.copyOf(rows), random.nextInt(20, 200), 1, false, false, Naming.PLAIN, Placement.FOLDER, false, -1, -1, false);
+    }
+
+    /**
+     * This table holding {@code rows}: what its writer left live.
+     */
+    RandomTable withRows(List<Object[]> rows)
+    {
+        return new RandomTable(name, writer, columns, List.copyOf(rows), rowsPerRowGroup, files, bigPayload, unlocatableRowGroup, naming, placement, debris, addedColumn, widenedColumn, dictionaryTrouble);
+    }
+
+    int rowsPerRowGroup()
+    {
+        return rowsPerRowGroup;
+    }
+
     public Naming naming()
     {
         return naming;
@@ -445,6 +496,9 @@ public final class RandomTable
 
     public List<TableFile> write(Path work, SplittableRandom random)
     {
+        if (writer == Writer.ICEBERG) {
+            throw new IllegalStateException("an Iceberg table is written by Trino's Iceberg connector: " + name);
+        }
         int partition = columns.stream().filter(Column::partition).findFirst().map(columns::indexOf).orElse(-1);
         if (partition < 0) {
             List<TableFile> result = new ArrayList<>();

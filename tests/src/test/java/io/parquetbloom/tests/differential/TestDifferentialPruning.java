@@ -172,8 +172,17 @@ final class TestDifferentialPruning
         }
         runner.installPlugin(new MemoryPlugin());
         runner.createCatalog("oracle", "memory", Map.of("memory.max-data-per-node", "1GB"));
+        // Iceberg tables of Trino's own Iceberg connector in the same schema folder, read by this connector through
+        // their metadata; their own random, so the folder tables of a seed stay as they were
+        List<RandomTable> icebergTables = IcebergDiffTables.write(runner, s3.endpoint(), new SplittableRandom(SEED ^ 0x1CEBE76L));
+        tables.addAll(icebergTables);
         long loading = System.nanoTime();
         loadOracle(runner);
+        for (RandomTable table : icebergTables) {
+            // the writer itself agrees with the rows kept in step with what it was told
+            assertThat(runner.execute("SELECT * FROM %s.diff.%s".formatted(IcebergDiffTables.CATALOG, table.name())).getMaterializedRows()).as(table.name())
+                    .containsExactlyInAnyOrderElementsOf(runner.execute("SELECT * FROM oracle.diff." + table.name()).getMaterializedRows());
+        }
         System.out.println("[differential] oracle loaded in %d s".formatted((System.nanoTime() - loading) / 1_000_000_000L));
         // a key index on every data column of every table; the test then refreshes, stales, damages and drops them
         client = closeAfterClass(s3.client());
@@ -185,7 +194,7 @@ final class TestDifferentialPruning
         for (RandomTable table : tables.stream().filter(table -> !table.unlocatableRowGroup()).toList()) {
             runner.execute("SELECT count(*) FROM %s.diff.%s WHERE id < 0".formatted(CACHED_LISTINGS, table.name()));
         }
-        RandomTable rewritten = keyIndexes.everyPathOnce(tables, random);
+        RandomTable rewritten = keyIndexes.everyPathOnce(fileTables(), random);
         keyIndexes.multipartSegment(work);
         assertStaleListing(runner, rewritten);
         return runner;
@@ -238,11 +247,15 @@ final class TestDifferentialPruning
 
         SplittableRandom random = new SplittableRandom(SEED * 31 + 7);
         int repeated = 0;
+        int icebergQueries = 0;
         Map<String, Integer> shapes = new TreeMap<>();
         List<Query> batch = new ArrayList<>();
         int batches = 0;
         for (int query = 0; query < QUERIES; query++) {
             RandomTable table = tables.get(random.nextInt(tables.size()));
+            if (table.writer() == RandomTable.Writer.ICEBERG) {
+                icebergQueries++;
+            }
             String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake", "lake_no_etags").get(random.nextInt(4));
             boolean moved = random.nextInt(10) == 0;
             if (moved) {
@@ -263,7 +276,7 @@ final class TestDifferentialPruning
                     damageDiskEntries(random);
                 }
                 if (random.nextInt(3) == 0) {
-                    keyIndexes.event(tables, random);
+                    keyIndexes.event(fileTables(), random);
                 }
                 if (random.nextInt(10) == 0) {
                     assertTableFormatRefused(runner, random);
@@ -286,7 +299,9 @@ final class TestDifferentialPruning
             }
         }
         System.out.println("[differential] queries by shape: %s".formatted(shapes));
+        System.out.println("[differential] %d queries of Iceberg tables (live rows of several commits, deletes, a renamed, widened and added column)".formatted(icebergQueries));
         if (QUERIES >= 1_000) {
+            assertThat(icebergQueries).isGreaterThanOrEqualTo(20);
             // every shape the generator knows was run, so none can silently drop out
             assertThat(shapes).hasSize(13);
             assertThat(shapes.values()).allMatch(count -> count >= 10);
@@ -354,7 +369,16 @@ final class TestDifferentialPruning
      */
     private List<RandomTable> movable()
     {
-        return tables.stream().filter(table -> !table.unlocatableRowGroup() && !table.big()).toList();
+        return fileTables().stream().filter(table -> !table.unlocatableRowGroup() && !table.big()).toList();
+    }
+
+    /**
+     * The tables of files this test wrote (which key index events rename, rewrite and damage): not the Iceberg ones,
+     * whose metadata names their files.
+     */
+    private List<RandomTable> fileTables()
+    {
+        return tables.stream().filter(table -> table.writer() != RandomTable.Writer.ICEBERG).toList();
     }
 
     /**
