@@ -279,8 +279,8 @@ public final class RandomTable
     /**
      * A table for Trino's Iceberg connector to write ({@link IcebergDiffTables}): 2 to 4 columns of the kinds it writes,
      * then a bigint column whose values fit an integer (created as one and widened) and a column a schema change adds
-     * after the first commits (its rows before then are NULL here once written); 300 to 2,500 rows in row groups of 20
-     * to 200.
+     * after the first commits (its rows before then are NULL here once written); 2,000 to 6,000 rows in row groups of
+     * 1,000.
      */
     static RandomTable iceberg(String name, SplittableRandom random)
     {
@@ -297,7 +297,7 @@ public final class RandomTable
         ColumnKind addedKind = kinds.get(random.nextInt(kinds.size()));
         columns.add(new Column("c%d_added".formatted(count + 1), addedKind, 0.1, pool(addedKind, 30, random)));
         List<Object[]> rows = new ArrayList<>();
-        int rowCount = random.nextInt(300, 2_500);
+        int rowCount = random.nextInt(2_000, 6_000);
         for (int id = 0; id < rowCount; id++) {
             Object[] row = new Object[columns.size() + 1];
             row[0] = (long) id;
@@ -307,7 +307,8 @@ public final class RandomTable
             }
             rows.add(row);
         }
-        return new RandomTable(name, Writer.ICEBERG, List.copyOf(columns), List.copyOf(rows), random.nextInt(20, 200), 1, false, false, Naming.PLAIN, Placement.FOLDER, false, -1, -1, false);
+        // row groups of 1,000 rows: the fewest Trino's Iceberg writer takes
+        return new RandomTable(name, Writer.ICEBERG, List.copyOf(columns), List.copyOf(rows), 1_000, 1, false, false, Naming.PLAIN, Placement.FOLDER, false, -1, -1, false);
     }
 
     /**
