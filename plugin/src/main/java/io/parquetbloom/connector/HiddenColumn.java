@@ -50,7 +50,7 @@ public enum HiddenColumn
 
     public ParquetBloomColumnHandle handle()
     {
-        return new ParquetBloomColumnHandle(columnName, type, false, OptionalInt.empty(), true);
+        return new ParquetBloomColumnHandle(columnName, type, false, OptionalInt.empty(), Optional.empty(), true);
     }
 
     public static Optional<HiddenColumn> of(String name)

@@ -131,7 +131,7 @@ final class KeyColumnHasher
 
     private Optional<Type> fileField(ParquetFileMetadata file)
     {
-        return switch (resolver.resolve(column.name(), column.fieldId(), column.type(), file.metadata().getFileMetaData().getSchema())) {
+        return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), file.metadata().getFileMetaData().getSchema())) {
             case FileColumnResolver.Resolution.Match(Type field) -> Optional.of(field);
             case FileColumnResolver.Resolution.Missing _, FileColumnResolver.Resolution.Mismatch _ -> Optional.empty();
         };

@@ -253,7 +253,7 @@ public class KeyIndexBuilder
         }
         return schemaReader.readColumns(table, stats).stream()
                 .filter(column -> column.name().equals(wanted))
-                .map(column -> new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId()))
+                .map(ParquetBloomColumnHandle::dataColumn)
                 .findFirst()
                 .orElseThrow(() -> new ColumnNotFoundException(table.name(), wanted));
     }
@@ -371,7 +371,7 @@ public class KeyIndexBuilder
             reads.add(() -> {
                 cancellation.check();
                 ParquetFileMetadata metadata = metadataReader.footer(FooterRequest.footer(file.object(), table.name()), new ReadStats(stats, new MetadataCacheStats()));
-                return switch (resolver.resolve(column.name(), column.fieldId(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
+                return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
                     case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive(), keyPages(metadata, field, stats));
                     // the reader gives NULL for every row: no key can match, nothing to index
                     case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), true, Map.of());

@@ -1,9 +1,11 @@
 package io.parquetbloom.connector;
 
+import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.type.Type;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -14,9 +16,11 @@ import static java.util.Objects.requireNonNull;
  * field id where a table format gives one), a partition column from {@code key=value} folders, or a hidden column
  * ({@link HiddenColumn}: which file a row came from).
  *
+ * @param mappedNames the names a file written without field ids may give the column, by the table format's name
+ * mapping (see {@code TableSchemaReader.DataColumn})
  * @param hidden a {@link HiddenColumn}: one value per file, from its listing, never read from the file
  */
-public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId, boolean hidden)
+public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId, Optional<List<String>> mappedNames, boolean hidden)
         implements ColumnHandle
 {
     public ParquetBloomColumnHandle
@@ -24,6 +28,15 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
         requireNonNull(name, "name is null");
         requireNonNull(type, "type is null");
         requireNonNull(fieldId, "fieldId is null");
+        mappedNames = requireNonNull(mappedNames, "mappedNames is null").map(List::copyOf);
+    }
+
+    /**
+     * A data column of a table's files.
+     */
+    public static ParquetBloomColumnHandle dataColumn(TableSchemaReader.DataColumn column)
+    {
+        return new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId(), column.mappedNames(), false);
     }
 
     /**
@@ -31,7 +44,7 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
      */
     public ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId)
     {
-        this(name, type, partitionKey, fieldId, false);
+        this(name, type, partitionKey, fieldId, Optional.empty(), false);
     }
 
     /**

@@ -438,7 +438,7 @@ public class ParquetBloomMetadata
         }
         // a version's columns are its schema's
         return versionOf(handle.schemaTableName(), handle.snapshotId().getAsLong()).snapshot().orElseThrow().columns().stream()
-                .map(column -> new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId()))
+                .map(ParquetBloomColumnHandle::dataColumn)
                 .toList();
     }
 
@@ -454,7 +454,7 @@ public class ParquetBloomMetadata
             shapes.put(key, shape);
             ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();
             for (TableSchemaReader.DataColumn column : shape.dataColumns()) {
-                handles.add(new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId()));
+                handles.add(ParquetBloomColumnHandle.dataColumn(column));
             }
             for (PartitionColumn partition : shape.partitionColumns()) {
                 handles.add(new ParquetBloomColumnHandle(partition.name(), partition.type(), true));

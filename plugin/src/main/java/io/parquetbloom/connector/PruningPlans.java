@@ -59,7 +59,7 @@ public final class PruningPlans
                 partitionDomains.put(new PartitionColumn(column.name(), column.type()), domain);
             }
             else {
-                columnDomains.put(new PruningPlan.DataColumn(column.name(), column.type(), column.fieldId()), domain);
+                columnDomains.put(new PruningPlan.DataColumn(column.name(), column.type(), column.fieldId(), column.mappedNames()), domain);
             }
         });
         return PruningPlan.of(table, options, columnDomains, partitionDomains);

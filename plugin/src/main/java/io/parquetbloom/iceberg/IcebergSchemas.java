@@ -10,11 +10,13 @@ import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeOperators;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.types.Types;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE;
@@ -42,7 +44,11 @@ final class IcebergSchemas
 {
     private IcebergSchemas() {}
 
-    static List<DataColumn> columns(SchemaTableName table, Schema schema, TypeOperators typeOperators)
+    /**
+     * @param mapping the table's name mapping: a file without field ids gives a column one of the names it maps to the
+     * column's id, and lacks a column whose id it does not map
+     */
+    static List<DataColumn> columns(SchemaTableName table, Schema schema, Optional<NameMapping> mapping, TypeOperators typeOperators)
     {
         List<DataColumn> columns = new ArrayList<>();
         for (Types.NestedField field : schema.columns()) {
@@ -50,7 +56,10 @@ final class IcebergSchemas
                 // files written before the column was added hold its default, which is not read yet: never NULL
                 throw new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE, "Iceberg table %s: column %s has an initial default (format v3), which this connector does not read yet; read it with Trino's Iceberg connector (connector.name=iceberg)".formatted(table, field.name()));
             }
-            columns.add(new DataColumn(field.name().toLowerCase(Locale.ROOT), type(table, field.name(), field.type(), typeOperators), OptionalInt.of(field.fieldId())));
+            Optional<List<String>> mappedNames = mapping.map(names -> Optional.ofNullable(names.find(field.fieldId()))
+                    .map(mapped -> mapped.names().stream().sorted().toList())
+                    .orElse(List.of()));
+            columns.add(new DataColumn(field.name().toLowerCase(Locale.ROOT), type(table, field.name(), field.type(), typeOperators), OptionalInt.of(field.fieldId()), mappedNames));
         }
         return columns;
     }

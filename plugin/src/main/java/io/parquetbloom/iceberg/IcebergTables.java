@@ -34,7 +34,6 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.mapping.MappedField;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.types.Types;
@@ -51,7 +50,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE;
@@ -106,8 +104,7 @@ public final class IcebergTables
         Schema schema = snapshotId.isPresent() && snapshot.schemaId() != null && metadata.schemasById().containsKey(snapshot.schemaId())
                 ? metadata.schemasById().get(snapshot.schemaId())
                 : metadata.schema();
-        checkNameMapping(name, metadata, schema);
-        List<DataColumn> columns = IcebergSchemas.columns(name, schema, typeOperators);
+        List<DataColumn> columns = IcebergSchemas.columns(name, schema, nameMapping(name, metadata), typeOperators);
         Instant committedAt = Instant.ofEpochMilli(snapshot == null ? metadata.lastUpdatedMillis() : snapshot.timestampMillis());
         Map<String, DataFile> dataFiles = new HashMap<>();
         List<LakeFile> files = snapshot == null ? List.of() : liveFiles(name, location, metadata, schema, snapshot, io, committedAt, dataFiles);
@@ -156,27 +153,21 @@ public final class IcebergTables
      * says otherwise for a column (another name for its id, or its name for another id: a rename or a drop and re-add
      * since) would be read wrong that way, so it is refused until the mapping is applied.
      */
-    private static void checkNameMapping(SchemaTableName name, TableMetadata metadata, Schema schema)
+    /**
+     * The table's name mapping ({@code schema.name-mapping.default}): how files written without field ids (migrated
+     * and {@code add_files} files) name its columns.
+     */
+    private static Optional<NameMapping> nameMapping(SchemaTableName name, TableMetadata metadata)
     {
         String json = metadata.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
         if (json == null) {
-            return;
+            return Optional.empty();
         }
-        NameMapping mapping;
         try {
-            mapping = NameMappingParser.fromJson(json);
+            return Optional.of(NameMappingParser.fromJson(json));
         }
         catch (RuntimeException e) {
             throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Iceberg table %s: cannot read its name mapping (%s): %s".formatted(name, TableProperties.DEFAULT_NAME_MAPPING, e.getMessage()), e);
-        }
-        for (Types.NestedField field : schema.columns()) {
-            MappedField byId = mapping.find(field.fieldId());
-            MappedField byName = mapping.find(field.name());
-            boolean otherNames = byId != null && !byId.names().equals(Set.of(field.name()));
-            boolean otherId = byName != null && !Integer.valueOf(field.fieldId()).equals(byName.id());
-            if (otherNames || otherId) {
-                throw unsupported(name, "a name mapping (%s) that maps column %s to other names or ids than its own: files written without field ids would be read by name".formatted(TableProperties.DEFAULT_NAME_MAPPING, field.name()));
-            }
         }
     }
 

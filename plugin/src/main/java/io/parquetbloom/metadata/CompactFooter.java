@@ -8,6 +8,7 @@ import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Util;
 
 import java.io.ByteArrayInputStream;
@@ -15,13 +16,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -58,6 +62,7 @@ public record CompactFooter(byte[] thrift, Set<String> columns, int footerLength
      */
     public static CompactFooter of(ParquetFileMetadata file, Set<String> columns)
     {
+        Set<String> chunkColumns = chunkColumns(file.metadata().getParquetMetadata().getSchema(), columns);
         if (file.compacted().isPresent()) {
             throw new IllegalArgumentException("footer of %s is compact already".formatted(file.object().location()));
         }
@@ -73,10 +78,68 @@ public record CompactFooter(byte[] thrift, Set<String> columns, int footerLength
         List<RowGroup> rowGroups = FooterChunks.rowGroups(footer);
         long[] rowGroupSizes = new long[rowGroups.size()];
         for (int ordinal = 0; ordinal < rowGroups.size(); ordinal++) {
-            reduced.addToRow_groups(reduce(rowGroups.get(ordinal), columns));
+            reduced.addToRow_groups(reduce(rowGroups.get(ordinal), chunkColumns));
             rowGroupSizes[ordinal] = compressedSize(file, ordinal);
         }
         return new CompactFooter(encode(reduced), columns, file.footerLength(), rowGroupSizes, keptStructureStarts(file, reduced));
+    }
+
+    /**
+     * How a column that a table format matches by field id is named among the columns asked for: its chunks are kept
+     * whatever this file names it (a renamed column's older files name it otherwise), beside its name (files written
+     * without ids are read by name).
+     */
+    public static String fieldIdToken(int fieldId)
+    {
+        return "#" + fieldId;
+    }
+
+    /**
+     * What a table column is asked for by: its name (lower case), the names a file without field ids may give it by a
+     * name mapping, and its field id's token.
+     */
+    public static Stream<String> footerNames(String name, OptionalInt fieldId, Optional<List<String>> mappedNames)
+    {
+        return Stream.of(
+                Stream.of(name.toLowerCase(Locale.ROOT)),
+                mappedNames.stream().flatMap(List::stream).map(mapped -> mapped.toLowerCase(Locale.ROOT)),
+                fieldId.stream().mapToObj(CompactFooter::fieldIdToken)).flatMap(names -> names);
+    }
+
+    /**
+     * The names (lower case) of the file's top-level columns whose chunks are kept: those asked for by name, and those
+     * whose field id is asked for.
+     */
+    private static Set<String> chunkColumns(List<SchemaElement> schema, Set<String> columns)
+    {
+        if (columns.stream().noneMatch(column -> column.startsWith("#"))) {
+            return columns;
+        }
+        Set<String> names = new HashSet<>(columns);
+        int index = 1;
+        while (index < schema.size()) {
+            SchemaElement field = schema.get(index);
+            if (field.isSetField_id() && columns.contains(fieldIdToken(field.getField_id()))) {
+                names.add(field.getName().toLowerCase(Locale.ROOT));
+            }
+            index = afterSubtree(schema, index);
+        }
+        return names;
+    }
+
+    /**
+     * The index of the element after the field at {@code index} and all its descendants (the schema is a tree
+     * flattened depth first, each group giving its number of children).
+     */
+    private static int afterSubtree(List<SchemaElement> schema, int index)
+    {
+        int unvisited = 1;
+        int next = index;
+        while (unvisited > 0 && next < schema.size()) {
+            SchemaElement element = schema.get(next++);
+            unvisited += (element.isSetNum_children() ? element.getNum_children() : 0) - 1;
+        }
+        return next;
     }
 
     private static long compressedSize(ParquetFileMetadata file, int rowGroup)

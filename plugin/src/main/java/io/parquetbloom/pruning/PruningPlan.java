@@ -2,6 +2,7 @@ package io.parquetbloom.pruning;
 
 import com.google.common.collect.ImmutableSet;
 import com.google.common.collect.Sets;
+import io.parquetbloom.metadata.CompactFooter;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionColumn;
 import io.parquetbloom.table.PartitionValues;
@@ -13,12 +14,13 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 
 import java.util.HashMap;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
@@ -95,18 +97,32 @@ public record PruningPlan(
     /**
      * A column stored in the files, as the table declares it.
      */
-    public record DataColumn(String name, Type type, OptionalInt fieldId)
+    public record DataColumn(String name, Type type, OptionalInt fieldId, Optional<List<String>> mappedNames)
     {
         public DataColumn
         {
             requireNonNull(name, "name is null");
             requireNonNull(type, "type is null");
             requireNonNull(fieldId, "fieldId is null");
+            mappedNames = requireNonNull(mappedNames, "mappedNames is null").map(List::copyOf);
+        }
+
+        public DataColumn(String name, Type type, OptionalInt fieldId)
+        {
+            this(name, type, fieldId, Optional.empty());
         }
 
         public DataColumn(String name, Type type)
         {
             this(name, type, OptionalInt.empty());
+        }
+
+        /**
+         * The names (lower case) and field id token a footer's chunks of this column may go by.
+         */
+        Stream<String> footerNames()
+        {
+            return CompactFooter.footerNames(name, fieldId, mappedNames);
         }
     }
 
@@ -172,7 +188,10 @@ public record PruningPlan(
         if (none) {
             return ImmutableSet.of();
         }
-        return columnDomains.keySet().stream().map(column -> column.name().toLowerCase(Locale.ROOT)).collect(toImmutableSet());
+        // a column matched by field id is asked for by its id too: a renamed column's older files name it otherwise
+        return columnDomains.keySet().stream()
+                .flatMap(DataColumn::footerNames)
+                .collect(toImmutableSet());
     }
 
     // a row group passes a filter of 1% false positives (parquet-java's default; Trino's writer makes 5%) for at least
@@ -212,7 +231,7 @@ public record PruningPlan(
     {
         Map<String, org.apache.parquet.schema.Type> fields = new HashMap<>();
         columnDomains.keySet().forEach(column -> {
-            if (resolver.resolve(column.name(), column.fieldId(), column.type(), fileSchema) instanceof FileColumnResolver.Resolution.Match match) {
+            if (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), fileSchema) instanceof FileColumnResolver.Resolution.Match match) {
                 fields.put(column.name(), match.field());
             }
         });

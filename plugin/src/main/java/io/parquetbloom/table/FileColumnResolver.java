@@ -10,6 +10,8 @@ import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
 import org.apache.parquet.schema.MessageType;
 
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -58,7 +60,25 @@ public final class FileColumnResolver
      */
     public Resolution resolve(String name, OptionalInt fieldId, Type type, MessageType fileSchema)
     {
-        org.apache.parquet.schema.Type field = fieldId.isPresent() && hasFieldIds(fileSchema) ? fieldById(fieldId.getAsInt(), fileSchema) : getParquetTypeByName(name, fileSchema);
+        return resolve(name, fieldId, Optional.empty(), type, fileSchema);
+    }
+
+    /**
+     * @param mappedNames where the table format maps names to field ids (Iceberg's name mapping), the names a file
+     * written without ids may give the column, tried in order (none: such a file lacks it); empty: by {@code name}
+     */
+    public Resolution resolve(String name, OptionalInt fieldId, Optional<List<String>> mappedNames, Type type, MessageType fileSchema)
+    {
+        org.apache.parquet.schema.Type field;
+        if (fieldId.isPresent() && hasFieldIds(fileSchema)) {
+            field = fieldById(fieldId.getAsInt(), fileSchema);
+        }
+        else if (mappedNames.isPresent()) {
+            field = mappedNames.get().stream().map(mapped -> getParquetTypeByName(mapped, fileSchema)).filter(Objects::nonNull).findFirst().orElse(null);
+        }
+        else {
+            field = getParquetTypeByName(name, fileSchema);
+        }
         if (field == null) {
             return new Resolution.Missing();
         }

@@ -40,14 +40,23 @@ public class TableSchemaReader
 {
     /**
      * A column of the table's files: by name, or by field id where a table format keeps ids.
+     *
+     * @param mappedNames where a table format maps names to ids (Iceberg's name mapping), the names a file written
+     * without ids may give this column (none: the file lacks it); empty where there is no mapping (matched by name)
      */
-    public record DataColumn(String name, Type type, OptionalInt fieldId)
+    public record DataColumn(String name, Type type, OptionalInt fieldId, Optional<List<String>> mappedNames)
     {
         public DataColumn
         {
             requireNonNull(name, "name is null");
             requireNonNull(type, "type is null");
             requireNonNull(fieldId, "fieldId is null");
+            mappedNames = requireNonNull(mappedNames, "mappedNames is null").map(List::copyOf);
+        }
+
+        public DataColumn(String name, Type type, OptionalInt fieldId)
+        {
+            this(name, type, fieldId, Optional.empty());
         }
 
         public DataColumn(String name, Type type)

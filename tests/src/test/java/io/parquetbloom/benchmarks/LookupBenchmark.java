@@ -101,6 +101,7 @@ public final class LookupBenchmark
             System.out.println(MetadataBudgets.markdown(results, budgets));
         }
         System.out.println(keyIndexMarkdown(results));
+        System.out.println(icebergMarkdown(results));
         System.out.println(keyIndexBench.markdown());
         if (options.json().isPresent()) {
             Files.writeString(options.json().get(), json(options, results));
@@ -376,7 +377,8 @@ public final class LookupBenchmark
      */
     private static List<Result> refreshAfter(List<Result> results, DistributedQueryRunner runner, Options options, S3ProxyProcess s3, CountingProxy ours)
     {
-        if (options.keyIndex()) {
+        // the refresh adds files to the folder table: an Iceberg table's files come from its metadata
+        if (options.keyIndex() && !icebergTables) {
             try (S3Client client = s3.client()) {
                 keyIndexBench.describeSegments(client, BUCKET, ROOT + "telemetry/events/", "device_id");
                 keyIndexBench.refresh(runner, ours, client, BUCKET, ROOT + "telemetry/events/", "events", "device_id", options.keyIndexRefreshFiles());
@@ -1028,6 +1030,35 @@ public final class LookupBenchmark
                     hive.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f", value.gets(), value.bytes() / 1048576.0, value.p50())).orElse("-"),
                     perFile.map(value -> ratio(value.p50(), ours.p50())).orElse("-"),
                     hive.map(value -> ratio(value.p50(), ours.p50())).orElse("-")));
+        }
+        return table.toString();
+    }
+
+    /**
+     * Ours on the Iceberg tables, with the key index and without it (the per-file path), against Trino's Iceberg
+     * connector, where the run had it ({@code --table-format iceberg}).
+     */
+    static String icebergMarkdown(List<Result> results)
+    {
+        if (results.stream().noneMatch(result -> result.catalog().equals(ICEBERG))) {
+            return "";
+        }
+        StringBuilder table = new StringBuilder();
+        table.append("| workload | phase | ours, key index: GETs / MiB / p50 ms | ours, per-file: GETs / MiB / p50 ms | Trino Iceberg: GETs / MiB / p50 ms | p50 Iceberg/index | p50 Iceberg/per-file | MiB Iceberg/index |\n");
+        table.append("|---|---|---|---|---|---|---|---|\n");
+        for (Result ours : results) {
+            if (!ours.catalog().equals("parquet_bloom") || ours.workload().equals("concurrency")) {
+                continue;
+            }
+            Optional<Result> perFile = peer(results, NO_INDEX, ours);
+            Optional<Result> iceberg = peer(results, ICEBERG, ours);
+            table.append(String.format(Locale.ROOT, "| %s | %s | %d / %.1f / %.0f | %s | %s | %s | %s | %s |%n",
+                    ours.workload(), ours.phase(), ours.gets(), ours.bytes() / 1048576.0, ours.p50(),
+                    perFile.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f", value.gets(), value.bytes() / 1048576.0, value.p50())).orElse("-"),
+                    iceberg.map(value -> String.format(Locale.ROOT, "%d / %.1f / %.0f", value.gets(), value.bytes() / 1048576.0, value.p50())).orElse("-"),
+                    iceberg.map(value -> ratio(value.p50(), ours.p50())).orElse("-"),
+                    iceberg.flatMap(value -> perFile.map(other -> ratio(value.p50(), other.p50()))).orElse("-"),
+                    iceberg.map(value -> ratio(value.bytes(), ours.bytes())).orElse("-")));
         }
         return table.toString();
     }

@@ -11,10 +11,14 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.mapping.MappedField;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.types.Types;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -137,6 +141,34 @@ public final class IcebergFixture
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A table whose one data file was written without field ids under other names, read through the table's name
+     * mapping ({@code schema.name-mapping.default}): {@code (id bigint, device_id varchar, gone varchar)}, 100 rows.
+     * The file's column {@code device} is {@code device_id} ({@code dev-<id>}); the file's own {@code device_id}
+     * ({@code stale-<id>}) is no column of the table, and {@code gone}, which the mapping does not map, is NULL though
+     * the file has a column of that name.
+     */
+    public static void writeMapped(S3Client s3, Path work, String schema, String table)
+    {
+        String location = "s3://%s/warehouse/%s/%s".formatted(TestingLake.BUCKET, schema, table);
+        Schema columns = new Schema(optional(1, "id", Types.LongType.get()), optional(2, "device_id", Types.StringType.get()), optional(3, "gone", Types.StringType.get()));
+        NameMapping mapping = NameMapping.of(MappedField.of(1, "id"), MappedField.of(2, List.of("device", "dev")));
+        List<Object[]> rows = new ArrayList<>();
+        for (long id = 0; id < ROWS_PER_FILE; id++) {
+            rows.add(new Object[] {id, "dev-" + id, "stale-" + id, "x"});
+        }
+        byte[] bytes = LakeFiles.parquet(work, "mapped.parquet", "message m { required int64 id; optional binary device (STRING); optional binary device_id (STRING); optional binary gone (STRING); }", rows, 25, Set.of("device", "device_id"));
+        String path = location + "/data/mapped.parquet";
+        put(s3, path, bytes);
+        DataFile file = DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(path)
+                .withFormat(FileFormat.PARQUET)
+                .withFileSizeInBytes(bytes.length)
+                .withRecordCount(rows.size())
+                .build();
+        adopt(s3, location, columns, PartitionSpec.unpartitioned(), List.of(file), Map.of(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapping)));
     }
 
     private static DataFile dataFile(S3Client s3, Path work, String location, int file)

@@ -10,6 +10,7 @@ import io.parquetbloom.connector.ParquetBloomSplit;
 import io.parquetbloom.connector.ParquetBloomTableHandle;
 import io.parquetbloom.connector.PruningPlans;
 import io.parquetbloom.hash.UnsignedIntegers;
+import io.parquetbloom.metadata.CompactFooter;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.MetadataCacheStats;
@@ -72,7 +73,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -283,7 +283,8 @@ public final class ParquetBloomPageSourceProvider
     {
         return Stream.concat(columns.stream(), constraint.getDomains().orElse(Map.of()).keySet().stream())
                 .filter(column -> !column.fromListing())
-                .map(column -> column.name().toLowerCase(Locale.ROOT))
+                // a column matched by field id by its id too: a renamed column's older files name it otherwise
+                .flatMap(column -> CompactFooter.footerNames(column.name(), column.fieldId(), column.mappedNames()))
                 .collect(toImmutableSet());
     }
 
@@ -587,7 +588,7 @@ public final class ParquetBloomPageSourceProvider
         if (column.fromListing()) {
             return Optional.empty();
         }
-        return switch (resolver.resolve(column.name(), column.fieldId(), column.type(), fileSchema)) {
+        return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), fileSchema)) {
             case FileColumnResolver.Resolution.Missing _ -> Optional.empty();
             case FileColumnResolver.Resolution.Match match -> Optional.of(match.field());
             case FileColumnResolver.Resolution.Mismatch mismatch -> throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Column %s of file %s has Parquet type %s (%s); the table declares %s".formatted(
