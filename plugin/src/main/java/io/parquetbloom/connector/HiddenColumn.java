@@ -4,8 +4,11 @@ import com.google.common.collect.ImmutableMap;
 import io.parquetbloom.table.LakeFile;
 import io.trino.spi.type.Type;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -61,33 +64,36 @@ public enum HiddenColumn
     /**
      * The file with its hidden columns' values among its partition values (raw, as {@code PartitionValues} parses
      * them: the time in epoch milliseconds).
-     *
-     * @param partitionColumns how many partition folders lead to a folder table's files
      */
-    public static LakeFile withValues(LakeFile file, int partitionColumns)
+    public static LakeFile withValues(LakeFile file)
     {
         Map<String, Optional<String>> values = new LinkedHashMap<>(file.partitionValues());
         values.put(PATH.columnName, Optional.of(file.object().location().toString()));
         values.put(FILE_SIZE.columnName, Optional.of(Long.toString(file.object().size())));
         values.put(FILE_MODIFIED_TIME.columnName, Optional.of(Long.toString(file.lastModified().toEpochMilli())));
         if (!file.partitionValues().containsKey(LakeFile.PARTITION_PATH)) {
-            values.put(PARTITION.columnName, partitionFolders(file.relativePath(), partitionColumns));
+            values.put(PARTITION.columnName, partitionFolders(file));
         }
         return new LakeFile(file.object(), file.relativePath(), ImmutableMap.copyOf(values), file.lastModified(), file.deletes());
     }
 
-    private static Optional<String> partitionFolders(String relativePath, int partitionColumns)
+    /**
+     * The {@code key=value} folders of the file's path that are the table's partitions, as the path spells them (plain
+     * folders before or between them are not); empty for an unpartitioned table.
+     */
+    private static Optional<String> partitionFolders(LakeFile file)
     {
-        if (partitionColumns == 0) {
+        if (file.partitionValues().isEmpty()) {
             return Optional.empty();
         }
-        int end = -1;
-        for (int i = 0; i < partitionColumns; i++) {
-            end = relativePath.indexOf('/', end + 1);
-            if (end < 0) {
-                return Optional.empty();
+        String[] segments = file.relativePath().split("/");
+        List<String> partitions = new ArrayList<>();
+        for (int i = 0; i < segments.length - 1; i++) {
+            int equals = segments[i].indexOf('=');
+            if (equals > 0 && file.partitionValues().containsKey(segments[i].substring(0, equals).toLowerCase(Locale.ROOT))) {
+                partitions.add(segments[i]);
             }
         }
-        return Optional.of(relativePath.substring(0, end));
+        return partitions.isEmpty() ? Optional.empty() : Optional.of(String.join("/", partitions));
     }
 }

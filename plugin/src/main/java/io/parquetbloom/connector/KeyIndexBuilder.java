@@ -166,12 +166,13 @@ public class KeyIndexBuilder
         S3RequestStats stats = new S3RequestStats();
         LakeTable table = listNow(name, stats);
         ParquetBloomColumnHandle column = dataColumn(table, columnName, stats);
+        String indexed = indexedColumn(column);
         Cancellation cancellation = new Cancellation(name, column.name(), cancelled);
-        KeyIndexState state = KeyIndexState.read(indexReader, store, table.companionFolder(), column.name(), stats);
+        KeyIndexState state = KeyIndexState.read(indexReader, store, table.companionFolder(), indexed, stats);
         state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
         List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
                 .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
-                .filter(loaded -> !damaged(table, column.name(), loaded.reference()))
+                .filter(loaded -> !damaged(table, indexed, loaded.reference()))
                 .toList();
         Map<String, LakeFile> listed = table.filesByRelativePath();
         KeyIndexState.Coverage coverage = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed);
@@ -180,7 +181,7 @@ public class KeyIndexBuilder
         List<LakeFile> toRead = table.files().stream()
                 .filter(file -> !covered.contains(file.relativePath()) && !coverage.unindexablePaths().contains(file.relativePath()))
                 .toList();
-        KeyIndexPointer base = new KeyIndexPointer(column.name(), kept.stream().map(KeyIndexState.LoadedSegment::reference).toList());
+        KeyIndexPointer base = new KeyIndexPointer(indexed, kept.stream().map(KeyIndexState.LoadedSegment::reference).toList());
         log.info("Key index of %s.%s: %d files listed, %d covered, %d to read", name, column.name(), table.files().size(), covered.size(), toRead.size());
         Optional<KeyIndexPointer.Segment> added = Optional.empty();
         int notIndexed = 0;
@@ -199,11 +200,11 @@ public class KeyIndexBuilder
         }
         boolean committed = added.isPresent() || !next.equals(state.pointer().orElse(null));
         if (committed) {
-            next = commitOrRemove(table, column.name(), state.pointerEtag(), next, added, cancellation, stats);
+            next = commitOrRemove(table, indexed, state.pointerEtag(), next, added, cancellation, stats);
             buildStats.committed();
         }
-        long orphans = publisher.deleteOrphans(table.companionFolder(), column.name(), next, committed, stats);
-        if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), column.name(), segment))) {
+        long orphans = publisher.deleteOrphans(table.companionFolder(), indexed, next, committed, stats);
+        if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), indexed, segment))) {
             // the compaction found a damaged page: once more, now leaving that segment out and reading its files
             return build(name, columnName, cancelled, true);
         }
@@ -236,7 +237,23 @@ public class KeyIndexBuilder
     {
         S3RequestStats stats = new S3RequestStats();
         S3Location indexes = lakeTables.companionFolder(name, lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name)));
-        publisher.drop(name, indexes, columnName.toLowerCase(Locale.ROOT), stats);
+        String wanted = columnName.toLowerCase(Locale.ROOT);
+        LakeTable table = listNow(name, stats);
+        // a table format's column is indexed by its field id too: the index of the column of that name now
+        String indexed = table.snapshot().isEmpty() ? wanted : schemaReader.readColumns(table, stats).stream()
+                .filter(column -> column.name().equals(wanted))
+                .findFirst()
+                .map(column -> KeyIndexLocations.indexedColumn(column.name(), column.fieldId(), column.mappedNames()))
+                .orElse(wanted);
+        publisher.drop(name, indexes, indexed, stats);
+    }
+
+    /**
+     * What the column's index is kept by: see {@link KeyIndexLocations#indexedColumn}.
+     */
+    private static String indexedColumn(ParquetBloomColumnHandle column)
+    {
+        return KeyIndexLocations.indexedColumn(column.name(), column.fieldId(), column.mappedNames());
     }
 
     private LakeTable listNow(SchemaTableName name, S3RequestStats stats)
@@ -336,11 +353,11 @@ public class KeyIndexBuilder
             List<IndexedFile> indexed = hashFiles(table, column, footers, indexType, rowGroupBits, hashBits, sorter, cancellation, stats);
             Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
             try {
-                SegmentHeader header = new SegmentHeader(column.name(), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
+                SegmentHeader header = new SegmentHeader(indexedColumn(column), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
                 KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
                 cancellation.check();
                 String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
-                S3Location location = KeyIndexLocations.segment(table.companionFolder(), column.name(), name);
+                S3Location location = KeyIndexLocations.segment(table.companionFolder(), indexedColumn(column), name);
                 // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
                 String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
                 int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
@@ -373,8 +390,9 @@ public class KeyIndexBuilder
                 ParquetFileMetadata metadata = metadataReader.footer(FooterRequest.footer(file.object(), table.name()), new ReadStats(stats, new MetadataCacheStats()));
                 return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
                     case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive(), keyPages(metadata, field, stats));
-                    // the reader gives NULL for every row: no key can match, nothing to index
-                    case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), true, Map.of());
+                    // the reader gives NULL for every row: no key can match, nothing to index; unless a table format
+                    // fills it with the file's identity partition value (a migrated file): left to the per-file path
+                    case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), !file.partitionValues().containsKey(column.name()), Map.of());
                     // a query fails on this file; the index leaves it to the per-file path, which reports it
                     case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
                 };

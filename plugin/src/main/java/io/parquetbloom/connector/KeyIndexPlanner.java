@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
+import io.parquetbloom.keyindex.KeyIndexLocations;
 import io.parquetbloom.keyindex.KeyIndexLookupTooLargeException;
 import io.parquetbloom.keyindex.KeyIndexPointers;
 import io.parquetbloom.keyindex.KeyIndexReader;
@@ -86,7 +87,9 @@ public final class KeyIndexPlanner
         try {
             Map<String, LakeFile> listed = candidates.stream().collect(toImmutableMap(LakeFile::relativePath, file -> file));
             for (Map.Entry<PruningPlan.DataColumn, Domain> column : columns) {
-                Optional<KeyIndexSelection> selection = select(column.getKey().name(), column.getValue(), plan.options().maxBloomValues(), listed);
+                PruningPlan.DataColumn dataColumn = column.getKey();
+                String indexed = KeyIndexLocations.indexedColumn(dataColumn.name(), dataColumn.fieldId(), dataColumn.mappedNames());
+                Optional<KeyIndexSelection> selection = select(indexed, column.getValue(), plan.options().maxBloomValues(), listed);
                 if (selection.isPresent()) {
                     return Optional.of(record(selection.get(), candidates.size()));
                 }

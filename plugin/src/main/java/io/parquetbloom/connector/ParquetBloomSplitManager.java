@@ -88,9 +88,8 @@ public class ParquetBloomSplitManager
         // a table format's partition values and column bounds are statistics: off with statistics pruning
         FileFilter formatFilter = lakeTable.snapshot().filter(_ -> plan.options().statistics()).map(FormatSnapshot::fileFilter).orElse(FileFilter.ALL);
         Map<Integer, Domain> domainsByFieldId = domainsByFieldId(table.constraint());
-        int partitionFolders = lakeTable.partitionColumns().size();
         List<LakeFile> files = lakeTable.files().stream()
-                .map(file -> HiddenColumn.withValues(file, partitionFolders))
+                .map(HiddenColumn::withValues)
                 .filter(file -> plan.matchesPartition(file.partitionValues()))
                 .filter(file -> formatFilter.mightMatch(file, domainsByFieldId))
                 .collect(toImmutableList());

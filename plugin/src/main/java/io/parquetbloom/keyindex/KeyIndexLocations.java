@@ -5,7 +5,9 @@ import io.parquetbloom.table.CompanionFolder;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -27,6 +29,21 @@ public final class KeyIndexLocations
     public static CompanionFolder companionFolder(Optional<String> keyIndexLocation)
     {
         return new CompanionFolder(FOLDER_NAME, keyIndexLocation.map(S3Location::parse));
+    }
+
+    /**
+     * What a column's index is kept and found by: its name for a folder table's column; for a column a table format
+     * matches by field id, also that id (and the names a name mapping gives it), so that an index never serves another
+     * column that took the name (a dropped and renamed one, an older schema read by time travel) nor files a changed
+     * mapping reads otherwise: such a lookup finds no index and reads the files.
+     */
+    public static String indexedColumn(String name, OptionalInt fieldId, Optional<List<String>> mappedNames)
+    {
+        if (fieldId.isEmpty()) {
+            return name;
+        }
+        String key = name + "@" + fieldId.getAsInt();
+        return mappedNames.map(names -> key + "@" + Integer.toHexString(String.join("\u0000", names).hashCode())).orElse(key);
     }
 
     /**

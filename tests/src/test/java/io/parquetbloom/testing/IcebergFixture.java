@@ -81,9 +81,9 @@ public final class IcebergFixture
     }
 
     /**
-     * A table partitioned by identity on {@code region} whose data files do not hold the column (as {@code add_files}
-     * and migrations leave Hive files): {@code (id bigint, region varchar)}, ids 0 to 99 in {@code region=eu}, 100 to
-     * 199 in {@code region=us}.
+     * A table partitioned by identity on {@code region} whose first data file does not hold the column (as {@code
+     * add_files} and migrations leave Hive files) and whose second does: {@code (id bigint, region varchar)}, ids 0 to
+     * 99 in {@code region=eu}, 100 to 199 in {@code region=us}.
      */
     public static void writeMigrated(S3Client s3, Path work, String schema, String table)
     {
@@ -96,11 +96,14 @@ public final class IcebergFixture
             Table created = catalog.buildTable(TableIdentifier.of(schema, table), columns).withPartitionSpec(spec).withLocation(location).create();
             int file = 0;
             for (String region : List.of("eu", "us")) {
+                // the first file lacks region, as a Hive file does; the second, written since, holds it
+                boolean holdsRegion = file == 1;
                 List<Object[]> rows = new ArrayList<>();
                 for (long id = file * ROWS_PER_FILE; id < (file + 1) * ROWS_PER_FILE; id++) {
-                    rows.add(new Object[] {id});
+                    rows.add(holdsRegion ? new Object[] {id, region} : new Object[] {id});
                 }
-                byte[] bytes = LakeFiles.parquet(work, "migrated-%d.parquet".formatted(file), "message m { required int64 id; }", rows, 50, Set.of());
+                String fileSchema = holdsRegion ? "message m { required int64 id; optional binary region (STRING); }" : "message m { required int64 id; }";
+                byte[] bytes = LakeFiles.parquet(work, "migrated-%d.parquet".formatted(file), fileSchema, rows, 50, Set.of());
                 String path = "%s/data/region=%s/migrated-%d.parquet".formatted(location, region, file);
                 put(s3, path, bytes);
                 created.newAppend().appendFile(DataFiles.builder(spec)

@@ -339,6 +339,43 @@ final class TestIcebergTables
         assertThat(computeScalar("SELECT count(*) FROM lake.ice.migrated WHERE region = 'eu'")).isEqualTo(100L);
         assertThat(computeScalar("SELECT region FROM lake.ice.migrated WHERE id = 150")).isEqualTo("us");
         assertThat(computeScalar("SELECT count(*) FROM lake.ice.migrated WHERE region IS NULL")).isEqualTo(0L);
+        // the first file does not hold region: the key index cannot cover it (its value is the manifest's, for every
+        // row), and never says that value is absent; the second file is covered
+        getQueryRunner().execute("CALL lake.system.create_key_index('ice', 'migrated', 'region')");
+        MeasuredResult lookup = MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT count(*) FROM lake.ice.migrated WHERE region = 'eu'");
+        assertThat(lookup.rows().getOnlyValue()).isEqualTo(100L);
+        assertThat(lookup.metrics().get("filesUncovered")).isEqualTo(1);
+        MeasuredResult other = MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT count(*) FROM lake.ice.migrated WHERE region = 'us'");
+        assertThat(other.rows().getOnlyValue()).isEqualTo(100L);
+    }
+
+    /**
+     * An index is kept by the column's field id too: after the indexed column is dropped and another renamed to its
+     * name, lookups of that name find no index (they would probe the old column's hashes) and read the files; read as
+     * of the snapshot it was built from, the index serves again.
+     */
+    @Test
+    void anIndexNeverServesAnotherColumnOfTheSameName()
+    {
+        execute("CREATE TABLE iceberg.ice.swapped (id bigint, a varchar, b varchar) WITH (format_version = 2)");
+        execute("INSERT INTO iceberg.ice.swapped SELECT n, 'a-' || CAST(n AS varchar), 'b-' || CAST(n AS varchar) FROM UNNEST(sequence(0, 499)) AS t(n)");
+        long built = currentSnapshot("swapped");
+        getQueryRunner().execute("CALL lake.system.create_key_index('ice', 'swapped', 'a')");
+        MeasuredResult before = MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT id FROM lake.ice.swapped WHERE a = 'a-7'");
+        assertThat(before.rows().getOnlyValue()).isEqualTo(7L);
+        assertThat(before.metrics().get("filesCoveredByKeyIndex")).isEqualTo(1);
+        execute("ALTER TABLE iceberg.ice.swapped DROP COLUMN a");
+        execute("ALTER TABLE iceberg.ice.swapped RENAME COLUMN b TO a");
+        MeasuredResult after = MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT id FROM lake.ice.swapped WHERE a = 'b-7'");
+        assertThat(after.rows().getOnlyValue()).isEqualTo(7L);
+        assertThat(after.metrics().get("filesCoveredByKeyIndex")).isZero();
+        MeasuredResult travelled = MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT id FROM lake.ice.swapped FOR VERSION AS OF %d WHERE a = 'a-9'".formatted(built));
+        assertThat(travelled.rows().getOnlyValue()).isEqualTo(9L);
+        assertThat(travelled.metrics().get("filesCoveredByKeyIndex")).isEqualTo(1);
+        // drop_key_index names the column as it is now: no index of it, none dropped; the older column's stays
+        getQueryRunner().execute("CALL lake.system.drop_key_index('ice', 'swapped', 'a')");
+        assertThat(MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT id FROM lake.ice.swapped FOR VERSION AS OF %d WHERE a = 'a-9'".formatted(built))
+                .metrics().get("filesCoveredByKeyIndex")).isEqualTo(1);
     }
 
     /**

@@ -91,6 +91,9 @@ public class BloomProbeFunction
             throw new TrinoException(COLUMN_NOT_FOUND, "bloom_probe: table %s has no column %s".formatted(name, columnName));
         }
         ParquetBloomColumnHandle columnHandle = (ParquetBloomColumnHandle) column;
+        if (columnHandle.hidden()) {
+            throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "bloom_probe: %s of %s is a hidden column, one value per file from its listing: no file has a bloom filter of it".formatted(columnName, name));
+        }
         refuseFilteredOrMasked(accessControl, name, columnHandle);
         // fails here, on the coordinator, with the column and type named
         BloomProbeValues.toNativeValue(columnName, columnHandle.type(), value);
