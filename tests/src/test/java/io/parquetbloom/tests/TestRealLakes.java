@@ -375,11 +375,11 @@ final class TestRealLakes
                 .hasMessageContaining("is not a registered table");
         // a registry object damaged, or written by a newer version: named, and the other tables still answer
         put(TestingLake.BUCKET, REGISTRY + "ref/damaged.json", "{\"formatVersion\": 1, \"loc".getBytes(StandardCharsets.UTF_8));
-        put(TestingLake.BUCKET, REGISTRY + "ref/future.json", "{\"formatVersion\":2,\"schemaName\":\"ref\",\"tableName\":\"future\",\"location\":\"s3://lake/x/\",\"partitionSpec\":[]}".getBytes(StandardCharsets.UTF_8));
+        put(TestingLake.BUCKET, REGISTRY + "ref/future.json", "{\"formatVersion\":3,\"schemaName\":\"ref\",\"tableName\":\"future\",\"location\":\"s3://lake/x/\",\"partitionSpec\":[]}".getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> computeActual("SELECT * FROM lake.ref.damaged"))
                 .hasMessageContaining("Table registration s3://lake/%sref/damaged.json is damaged".formatted(REGISTRY));
         assertThatThrownBy(() -> computeActual("SELECT * FROM lake.ref.future"))
-                .hasMessageContaining("format version 2, written by a newer version of this connector");
+                .hasMessageContaining("format version 3, written by a newer version of this connector");
         assertThat(computeActual("SHOW TABLES FROM lake.ref").getOnlyColumnAsSet()).contains("damaged", "future", "readings");
         assertThat(computeScalar("SELECT count(*) FROM lake.ref.readings")).isEqualTo(2L * ROWS_PER_FILE);
         computeActual("CALL lake.system.unregister_table('ref', 'damaged')");
