@@ -5,6 +5,8 @@ import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
 import io.airlift.units.Duration;
 import io.airlift.units.MinDataSize;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
@@ -18,6 +20,7 @@ public class ParquetBloomConfig
 {
     private DataSize maxSplitSize = DataSize.of(128, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(10, SECONDS);
+    private int splitReadAheadFiles = 4;
 
     @NotNull
     @MinDataSize("1MB")
@@ -45,6 +48,21 @@ public class ParquetBloomConfig
     public ParquetBloomConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
     {
         this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    @Min(0)
+    @Max(32)
+    public int getSplitReadAheadFiles()
+    {
+        return splitReadAheadFiles;
+    }
+
+    @Config("split.read-ahead-files")
+    @ConfigDescription("Small files a reader opens ahead of the one it reads, so their GETs overlap S3's latency; the splits of small files are grouped per worker for it. 0 reads one file per split, one at a time")
+    public ParquetBloomConfig setSplitReadAheadFiles(int splitReadAheadFiles)
+    {
+        this.splitReadAheadFiles = splitReadAheadFiles;
         return this;
     }
 }

@@ -40,11 +40,12 @@ public final class ParquetBloomSessionProperties
     public static final String KEY_INDEX_ENABLED = "key_index_enabled";
     public static final String PAGE_READS_ENABLED = "page_reads_enabled";
     public static final String SCHEMA_UNION_BY_NAME = "schema_union_by_name";
+    public static final String SPLIT_READ_AHEAD_FILES = "split_read_ahead_files";
 
     private final List<PropertyMetadata<?>> sessionProperties;
 
     @Inject
-    public ParquetBloomSessionProperties(PruningConfig config, HealthConfig healthConfig, KeyIndexConfig keyIndexConfig, LakeConfig lakeConfig)
+    public ParquetBloomSessionProperties(PruningConfig config, HealthConfig healthConfig, KeyIndexConfig keyIndexConfig, LakeConfig lakeConfig, ParquetBloomConfig connectorConfig)
     {
         sessionProperties = ImmutableList.of(
                 booleanProperty(SCHEMA_UNION_BY_NAME, "A table's columns are the union of every file's columns by name, rather than its newest file's", lakeConfig.isSchemaUnionByName(), false),
@@ -63,6 +64,11 @@ public final class ParquetBloomSessionProperties
                     }
                 }, false),
                 booleanProperty(PAGE_READS_ENABLED, "Read row groups that may hold few wanted rows by pages, located by each column's offset index", config.isPageReadsEnabled(), false),
+                integerProperty(SPLIT_READ_AHEAD_FILES, "Small files a reader opens ahead of the one it reads; 0 reads one file per split", connectorConfig.getSplitReadAheadFiles(), value -> {
+                    if (value < 0 || value > 32) {
+                        throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must be between 0 and 32: %s".formatted(SPLIT_READ_AHEAD_FILES, value));
+                    }
+                }, false),
                 booleanProperty(KEY_INDEX_ENABLED, "Plan lookups on indexed columns from the table's key index where it covers the listed files", keyIndexConfig.isEnabled(), false),
                 dataSizeProperty(DICTIONARY_PRUNING_SMALL_FILE_THRESHOLD, "With dictionary pruning, files of at most this size are read whole for pruning", config.getDictionaryPruningSmallFileThreshold(), false),
                 longProperty(ADVICE_MIN_DISTINCT_VALUES, "Distinct values per partition from which a column is worth a bloom filter", healthConfig.getMinDistinctValues(), value -> {
@@ -100,6 +106,11 @@ public final class ParquetBloomSessionProperties
     public static boolean isSchemaUnionByName(ConnectorSession session)
     {
         return session.getProperty(SCHEMA_UNION_BY_NAME, Boolean.class);
+    }
+
+    public static int getSplitReadAheadFiles(ConnectorSession session)
+    {
+        return session.getProperty(SPLIT_READ_AHEAD_FILES, Integer.class);
     }
 
     public static boolean isKeyIndexEnabled(ConnectorSession session)

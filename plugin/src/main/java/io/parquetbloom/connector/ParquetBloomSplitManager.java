@@ -16,6 +16,7 @@ import io.parquetbloom.table.FileFilter;
 import io.parquetbloom.table.FormatSnapshot;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
+import io.trino.spi.NodeManager;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -38,6 +39,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.getSplitReadAheadFiles;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isKeyIndexEnabled;
 import static java.util.Objects.requireNonNull;
 
@@ -59,10 +61,12 @@ public class ParquetBloomSplitManager
     private final MetadataCacheFlusher flusher;
     private final PruningTotals totals;
     private final KeyIndexReader keyIndexReader;
+    private final NodeManager nodeManager;
 
     @Inject
-    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow, MetadataCacheFlusher flusher, PruningTotals totals, KeyIndexReader keyIndexReader)
+    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow, MetadataCacheFlusher flusher, PruningTotals totals, KeyIndexReader keyIndexReader, NodeManager nodeManager)
     {
+        this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.keyIndexReader = requireNonNull(keyIndexReader, "keyIndexReader is null");
         this.totals = requireNonNull(totals, "totals is null");
         this.flusher = requireNonNull(flusher, "flusher is null");
@@ -107,7 +111,20 @@ public class ParquetBloomSplitManager
                 queryExecutor,
                 concurrency,
                 planner,
-                keyIndex);
+                keyIndex,
+                grouper(session));
+    }
+
+    /**
+     * With read-ahead on, the splits of small files are grouped for one reader each, per worker.
+     */
+    private Optional<SplitGrouper> grouper(ConnectorSession session)
+    {
+        if (getSplitReadAheadFiles(session) == 0) {
+            return Optional.empty();
+        }
+        // a worker runs about two leaf drivers per core (Trino's task.min-drivers); workers are sized as the coordinator
+        return Optional.of(new SplitGrouper(List.copyOf(nodeManager.getWorkerNodes()), 2 * Runtime.getRuntime().availableProcessors()));
     }
 
     /**

@@ -58,6 +58,7 @@ final class ParquetBloomSplitSource
     private final int window;
     private final FileSplitPlanner planner;
     private final Optional<KeyIndexPlanner> keyIndex;
+    private final Optional<SplitGrouper> grouper;
     private final AtomicLong dynamicFilterUpdates = new AtomicLong();
 
     // the newest plan: the table's constraint and the dynamic filter as of the latest batch
@@ -92,8 +93,10 @@ final class ParquetBloomSplitSource
             Executor executor,
             int window,
             FileSplitPlanner planner,
-            Optional<KeyIndexPlanner> keyIndex)
+            Optional<KeyIndexPlanner> keyIndex,
+            Optional<SplitGrouper> grouper)
     {
+        this.grouper = requireNonNull(grouper, "grouper is null");
         this.keyIndex = requireNonNull(keyIndex, "keyIndex is null");
         this.files = List.copyOf(requireNonNull(files, "files is null"));
         this.tableConstraint = requireNonNull(tableConstraint, "tableConstraint is null");
@@ -251,6 +254,9 @@ final class ParquetBloomSplitSource
         }
     }
 
+    /**
+     * Up to {@code maxSize} planned splits, those of small files grouped for one reader each where grouping is on.
+     */
     @GuardedBy("this")
     private List<ConnectorSplit> take(int maxSize)
     {
@@ -258,7 +264,8 @@ final class ParquetBloomSplitSource
         for (int i = 0; i < maxSize && !ready.isEmpty(); i++) {
             batch.add(ready.poll());
         }
-        return batch.build();
+        List<ConnectorSplit> splits = batch.build();
+        return grouper.map(value -> value.group(splits)).orElse(splits);
     }
 
     private List<ConnectorSplit> planFile(LakeFile file)

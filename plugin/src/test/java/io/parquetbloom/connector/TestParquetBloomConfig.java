@@ -19,16 +19,18 @@ final class TestParquetBloomConfig
     {
         assertRecordedDefaults(recordDefaults(ParquetBloomConfig.class)
                 .setMaxSplitSize(DataSize.of(128, MEGABYTE))
-                .setDynamicFilteringWaitTimeout(new Duration(10, SECONDS)));
+                .setDynamicFilteringWaitTimeout(new Duration(10, SECONDS))
+                .setSplitReadAheadFiles(4));
     }
 
     @Test
     void explicitPropertyMappings()
     {
         assertFullMapping(
-                Map.of("split.max-size", "32MB", "dynamic-filtering.wait-timeout", "2s"),
+                Map.of("split.max-size", "32MB", "dynamic-filtering.wait-timeout", "2s", "split.read-ahead-files", "0"),
                 new ParquetBloomConfig()
                         .setMaxSplitSize(DataSize.of(32, MEGABYTE))
-                        .setDynamicFilteringWaitTimeout(new Duration(2, SECONDS)));
+                        .setDynamicFilteringWaitTimeout(new Duration(2, SECONDS))
+                        .setSplitReadAheadFiles(0));
     }
 }

@@ -140,6 +140,7 @@ final class TestParquetBloomSplitSource
                 executor,
                 WINDOW,
                 new FileSplitPlanner(metadata.reader(), metadata.pruner(), maxSplitSize, 0, new S3RequestStats(), new PruningTotals()),
+                Optional.empty(),
                 Optional.empty());
     }
 

@@ -12,6 +12,7 @@ import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
 import io.trino.spi.QueryId;
 import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -323,6 +324,30 @@ final class TestParquetBloomFileOperations
     }
 
     @Test
+    void smallFilesReadInGroupsMakeTheSameRequestsAsOnePerSplit()
+    {
+        // telemetry.copies: 10 small files on one worker, read in groups whose reader opens the next file while it
+        // reads one; the requests are exactly those of one split per file, made sooner
+        String sql = "SELECT count(*), count(DISTINCT device_id), min(seq), max(seq) FROM copies";
+        String aloneCatalog = coldCatalog();
+        Session alone = Session.builder(ParquetBloomQueryRunner.allPruningOff(getSession(), aloneCatalog))
+                .setCatalogSessionProperty(aloneCatalog, "split_read_ahead_files", "0")
+                .build();
+        Multiset<FileOperation> oneByOne = fileOperations(alone, aloneCatalog, sql);
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQueryId).get("splitsReadInGroups")).isZero();
+        List<MaterializedRow> expected = computeActual(Session.builder(alone).setCatalog(aloneCatalog).setSchema("telemetry").build(), sql).getMaterializedRows();
+
+        String groupedCatalog = coldCatalog();
+        Session grouped = ParquetBloomQueryRunner.allPruningOff(getSession(), groupedCatalog);
+        assertThat(fileOperations(grouped, groupedCatalog, sql)).containsExactlyInAnyOrderElementsOf(oneByOne);
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQueryId).get("splitsReadInGroups")).isEqualTo(2L * COPY_REGIONS);
+        assertThat(computeActual(Session.builder(grouped).setCatalog(groupedCatalog).setSchema("telemetry").build(), sql).getMaterializedRows()).isEqualTo(expected);
+        // every file's tail and column chunks were read
+        assertThat(oneByOne.elementSet()).filteredOn(operation -> operation.kind() == TAIL).hasSize(2 * COPY_REGIONS);
+        assertThat(oneByOne.elementSet()).filteredOn(operation -> operation.kind() == COLUMN_CHUNKS).hasSize(2 * COPY_REGIONS);
+    }
+
+    @Test
     void everythingOffReadsEveryRowGroup()
     {
         String catalog = coldCatalog();
@@ -568,13 +593,17 @@ final class TestParquetBloomFileOperations
 
     private void assertFileOperations(Session session, String catalog, String sql, Multiset<FileOperation> expected)
     {
+        assertThat(fileOperations(session, catalog, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    private Multiset<FileOperation> fileOperations(Session session, String catalog, String sql)
+    {
         Session inCatalog = Session.builder(session).setCatalog(catalog).setSchema("telemetry").build();
         proxy.reset();
         lastQueryId = getDistributedQueryRunner().executeWithPlan(inCatalog, sql).queryId();
-        Multiset<FileOperation> actual = proxy.requests().stream()
+        return proxy.requests().stream()
                 .map(this::classify)
                 .collect(toImmutableMultiset());
-        assertThat(actual).as(sql).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     private FileOperation classify(CountingProxy.Request request)

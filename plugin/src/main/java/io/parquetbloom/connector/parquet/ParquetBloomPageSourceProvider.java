@@ -7,6 +7,7 @@ import io.parquetbloom.connector.KeyColumnPages;
 import io.parquetbloom.connector.MetadataCacheFlusher;
 import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.parquetbloom.connector.ParquetBloomSplit;
+import io.parquetbloom.connector.ParquetBloomSplitGroup;
 import io.parquetbloom.connector.ParquetBloomTableHandle;
 import io.parquetbloom.connector.PruningPlans;
 import io.parquetbloom.hash.UnsignedIntegers;
@@ -88,6 +89,7 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_SCHEMA_MISMATCH;
+import static io.parquetbloom.connector.ParquetBloomSessionProperties.getSplitReadAheadFiles;
 import static io.parquetbloom.connector.ParquetBloomSessionProperties.isPageReadsEnabled;
 import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
@@ -164,10 +166,17 @@ public final class ParquetBloomPageSourceProvider
             List<ColumnHandle> columnHandles,
             DynamicFilter dynamicFilter)
     {
-        ParquetBloomSplit split = (ParquetBloomSplit) connectorSplit;
-        flusher.observe(split.metadataCacheFlush());
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
         List<ParquetBloomColumnHandle> columns = columnHandles.stream().map(ParquetBloomColumnHandle.class::cast).collect(toImmutableList());
+        if (connectorSplit instanceof ParquetBloomSplitGroup group) {
+            return new ReadAheadPageSource(group.splits(), split -> createPageSource(session, split, table, columns, dynamicFilter), columnReadExecutor, getSplitReadAheadFiles(session));
+        }
+        return createPageSource(session, (ParquetBloomSplit) connectorSplit, table, columns, dynamicFilter);
+    }
+
+    private ConnectorPageSource createPageSource(ConnectorSession session, ParquetBloomSplit split, ParquetBloomTableHandle table, List<ParquetBloomColumnHandle> columns, DynamicFilter dynamicFilter)
+    {
+        flusher.observe(split.metadataCacheFlush());
         ReadStats readStats = new ReadStats();
         TupleDomain<ParquetBloomColumnHandle> constraint = table.constraint()
                 .intersect(dynamicFilter.getCurrentPredicate().transformKeys(ParquetBloomColumnHandle.class::cast));

@@ -235,7 +235,8 @@ final class TestDifferentialPruning
     {
         DistributedQueryRunner runner = getDistributedQueryRunner();
         Session on = getSession();
-        Session off = ParquetBloomQueryRunner.allPruningOff(getSession(), LAKE_CATALOGS.toArray(String[]::new));
+        // and one file per split, read alone: the reader of grouped splits is checked against it
+        Session off = withoutReadAhead(ParquetBloomQueryRunner.allPruningOff(getSession(), LAKE_CATALOGS.toArray(String[]::new)));
         long started = System.nanoTime();
 
         // every table whole against the oracle first: a reader problem shows here, not as a pruning difference
@@ -513,6 +514,13 @@ final class TestDifferentialPruning
      * longer than that take the paths that do not probe them; every third reading whole column chunks, so the
      * read paths before pages (key first, whole after matches) are reached beside reading by pages.
      */
+    private static Session withoutReadAhead(Session session)
+    {
+        Session.SessionBuilder builder = Session.builder(session);
+        LAKE_CATALOGS.forEach(catalog -> builder.setCatalogSessionProperty(catalog, "split_read_ahead_files", "0"));
+        return builder.build();
+    }
+
     private Session variant(Session on, int batch, SplittableRandom random)
     {
         Session.SessionBuilder variant = Session.builder(pruningVariant(on, random));
@@ -526,7 +534,15 @@ final class TestDifferentialPruning
             if (batch % 3 == 0) {
                 variant.setCatalogSessionProperty(catalog, "page_reads_enabled", "false");
             }
+            if (batch % 7 == 0) {
+                variant.setCatalogSessionProperty(catalog, "split_read_ahead_files", "0");
+            }
+            else if (batch % 7 == 1) {
+                // a group's reader opening every split of its group at once
+                variant.setCatalogSessionProperty(catalog, "split_read_ahead_files", "32");
+            }
         }
+        coverage.merge("batchesWithoutReadAhead", batch % 7 == 0 ? 1L : 0L, Long::sum);
         coverage.merge("batchesWithoutKeyIndex", batch % 2 == 0 ? 1L : 0L, Long::sum);
         coverage.merge("batchesReadingWholeChunks", batch % 3 == 0 ? 1L : 0L, Long::sum);
         coverage.merge("batchesProbingAtMost2Values", batch % 5 == 0 ? 1L : 0L, Long::sum);
@@ -709,6 +725,8 @@ final class TestDifferentialPruning
                 partitionListingFallbacks += metrics.get("partitionListingFallbacks");
                 // GETs that ran long enough for a second one to be sent (answers must not depend on which won)
                 coverage.merge("s3HedgedGets", metrics.get("s3HedgedGets") + metrics.get("s3PlanningHedgedGets"), Long::sum);
+                // splits of small files read in groups, the next ones opened while one is read
+                coverage.merge("splitsReadInGroups", metrics.get("splitsReadInGroups"), Long::sum);
                 // a reader served by the compact footer planning kept on its node
                 coverage.merge("readerCompactFooterHits", metrics.get("metadataCacheCompactFooterHits"), Long::sum);
                 // how row groups were read: key first, whole, and whole because this query's row groups mostly matched
