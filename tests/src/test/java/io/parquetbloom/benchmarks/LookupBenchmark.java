@@ -670,6 +670,9 @@ public final class LookupBenchmark
             }
             injected += injectedFaults(proxy) - injectedBefore;
             CountingProxy.Counts counts = proxy.counts();
+            if (isPeer(catalog)) {
+                progress("  run %d: %.0f ms; GETs %d".formatted(run, millis.getLast(), counts.gets()));
+            }
             gets += counts.gets();
             bytes += counts.getBytes();
             lists += counts.lists();

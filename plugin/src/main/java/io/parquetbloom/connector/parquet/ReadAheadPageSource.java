@@ -32,8 +32,15 @@ import static java.util.Objects.requireNonNull;
 final class ReadAheadPageSource
         implements ConnectorPageSource
 {
+    /**
+     * Most bytes the splits opened ahead may read: what a driver holds beyond its current split, about what Trino's
+     * Parquet reader holds for one large chunk, whatever the number of splits.
+     */
+    static final long READ_AHEAD_BYTES = 16L << 20;
+
     private final Deque<ParquetBloomSplit> unopened;
     private final Deque<CompletableFuture<ConnectorPageSource>> opening = new ArrayDeque<>();
+    private final Deque<Long> openingBytes = new ArrayDeque<>();
     private final Function<ParquetBloomSplit, ConnectorPageSource> opener;
     private final Executor executor;
     private final int readAhead;
@@ -86,6 +93,7 @@ final class ReadAheadPageSource
             return false;
         }
         opening.pollFirst();
+        openingBytes.pollFirst();
         current = opened(next);
         splitsTaken++;
         startOpening();
@@ -118,11 +126,18 @@ final class ReadAheadPageSource
         current = null;
     }
 
+    /**
+     * Opens the next splits while fewer than {@code readAhead} are open or opening and their reads fit in
+     * {@link #READ_AHEAD_BYTES}; the next split always, when none is.
+     */
     private void startOpening()
     {
-        while (!unopened.isEmpty() && opening.size() < Math.max(1, readAhead)) {
+        long bytes = openingBytes.stream().mapToLong(Long::longValue).sum();
+        while (!unopened.isEmpty() && opening.size() < Math.max(1, readAhead) && (opening.isEmpty() || bytes + unopened.peek().length() <= READ_AHEAD_BYTES)) {
             ParquetBloomSplit split = unopened.poll();
             opening.add(CompletableFuture.supplyAsync(() -> open(split), executor));
+            openingBytes.add(split.length());
+            bytes += split.length();
         }
     }
 
@@ -211,6 +226,7 @@ final class ReadAheadPageSource
             future.thenAccept(ReadAheadPageSource::closeQuietly);
         }
         opening.clear();
+        openingBytes.clear();
     }
 
     private static void closeQuietly(ConnectorPageSource source)

@@ -90,6 +90,23 @@ final class TestReadAheadPageSource
     }
 
     @Test
+    void splitsOpenedAheadReadAtMostTheReadAheadBytes()
+            throws Exception
+    {
+        CountDownLatch release = new CountDownLatch(1);
+        Opener opener = new Opener(Map.of(0, release, 1, release, 2, release));
+        long length = 6L << 20;
+        ReadAheadPageSource source = new ReadAheadPageSource(splits(5, length), opener, executor, 4);
+
+        Thread.sleep(200);
+        // two splits of 6 MiB fit in 16 MiB, a third does not
+        assertThat(opener.started.get()).isEqualTo(2);
+        release.countDown();
+        assertThat(drain(source)).hasSize(1 + 2 + 3 + 4 + 5);
+        source.close();
+    }
+
+    @Test
     void aSplitThatFailsToOpenFailsTheReadWhenItsTurnComes()
             throws Exception
     {
@@ -150,8 +167,13 @@ final class TestReadAheadPageSource
 
     private static List<ParquetBloomSplit> splits(int count)
     {
+        return splits(count, 100);
+    }
+
+    private static List<ParquetBloomSplit> splits(int count, long length)
+    {
         return IntStream.range(0, count)
-                .mapToObj(i -> new ParquetBloomSplit(String.valueOf(i), 100, "etag", 0, 100, Map.of(), Optional.empty(), 0))
+                .mapToObj(i -> new ParquetBloomSplit(String.valueOf(i), length, "etag", 0, length, Map.of(), Optional.empty(), 0))
                 .toList();
     }
 
