@@ -364,8 +364,14 @@ final class TestIcebergTables
         MeasuredResult before = MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT id FROM lake.ice.swapped WHERE a = 'a-7'");
         assertThat(before.rows().getOnlyValue()).isEqualTo(7L);
         assertThat(before.metrics().get("filesCoveredByKeyIndex")).isEqualTo(1);
+        // the index shows by the column's name, though it is kept by its field id
+        assertThat(computeActual("SELECT column_name, files_covered, problems FROM lake.ice.\"swapped$key_index\"").getMaterializedRows())
+                .singleElement()
+                .satisfies(row -> assertThat(row.getFields()).containsExactly("a", 1L, null));
         execute("ALTER TABLE iceberg.ice.swapped DROP COLUMN a");
         execute("ALTER TABLE iceberg.ice.swapped RENAME COLUMN b TO a");
+        // that column gone, its index says no lookup uses it
+        assertThat((String) computeScalar("SELECT problems FROM lake.ice.\"swapped$key_index\"")).contains("no lookup uses it");
         MeasuredResult after = MeasuredResult.run(getDistributedQueryRunner(), getSession(), "SELECT id FROM lake.ice.swapped WHERE a = 'b-7'");
         assertThat(after.rows().getOnlyValue()).isEqualTo(7L);
         assertThat(after.metrics().get("filesCoveredByKeyIndex")).isZero();

@@ -1,6 +1,7 @@
 package io.parquetbloom.connector.system;
 
 import com.google.inject.Inject;
+import io.parquetbloom.keyindex.KeyIndexLocations;
 import io.parquetbloom.keyindex.KeyIndexPointer;
 import io.parquetbloom.keyindex.KeyIndexPointers;
 import io.parquetbloom.keyindex.KeyIndexReader;
@@ -8,6 +9,7 @@ import io.parquetbloom.keyindex.KeyIndexState;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.TableSchemaReader;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -19,7 +21,9 @@ import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -58,13 +62,15 @@ public class KeyIndexTable
     private final Supplier<LakeTable> table;
     private final KeyIndexReader reader;
     private final S3ObjectStore store;
+    private final TableSchemaReader schemaReader;
 
-    public KeyIndexTable(SchemaTableName name, Supplier<LakeTable> table, KeyIndexReader reader, S3ObjectStore store)
+    public KeyIndexTable(SchemaTableName name, Supplier<LakeTable> table, KeyIndexReader reader, S3ObjectStore store, TableSchemaReader schemaReader)
     {
         this.metadata = new ConnectorTableMetadata(requireNonNull(name, "name is null"), COLUMNS);
         this.table = requireNonNull(table, "table is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.store = requireNonNull(store, "store is null");
+        this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
     }
 
     @Override
@@ -85,6 +91,7 @@ public class KeyIndexTable
         LakeTable lakeTable = table.get();
         InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(COLUMNS);
         S3RequestStats stats = new S3RequestStats();
+        Map<String, String> currentNames = currentNames(lakeTable, stats);
         for (String column : new TreeMap<>(KeyIndexPointers.of(lakeTable).byColumn()).keySet()) {
             KeyIndexState state = KeyIndexState.read(reader, store, lakeTable.companionFolder(), column, stats);
             KeyIndexState.Coverage coverage = state.coverage(lakeTable.filesByRelativePath());
@@ -92,8 +99,15 @@ public class KeyIndexTable
             long entries = segments.stream().mapToLong(KeyIndexPointer.Segment::entries).sum();
             long bytes = segments.stream().mapToLong(KeyIndexPointer.Segment::size).sum();
             KeyIndexPointer.Segment last = segments.isEmpty() ? null : segments.getLast();
+            List<String> problems = problems(lakeTable, column, state, segments);
+            String name = currentNames.get(column);
+            if (name == null) {
+                // kept as name@field-id[@names]: shown by the name it had, with the id
+                name = column.replaceFirst("@([0-9]+)(@[0-9a-f]+)?$", "");
+                problems.add("indexes a column this table no longer has under the same field id and names (%s): no lookup uses it".formatted(column));
+            }
             rows.addRow(
-                    column,
+                    name,
                     segments.size(),
                     (long) coverage.covered(),
                     (long) coverage.stale(),
@@ -104,12 +118,12 @@ public class KeyIndexTable
                     entries == 0 ? null : (double) bytes / entries,
                     last == null ? null : packDateTimeWithZone(last.builtAtMillis(), UTC_KEY),
                     last == null ? null : last.buildMillis(),
-                    problems(lakeTable, column, state, segments));
+                    problems.isEmpty() ? null : String.join("; ", problems));
         }
         return rows.build().cursor();
     }
 
-    private String problems(LakeTable table, String column, KeyIndexState state, List<KeyIndexPointer.Segment> segments)
+    private List<String> problems(LakeTable table, String column, KeyIndexState state, List<KeyIndexPointer.Segment> segments)
     {
         List<String> problems = new ArrayList<>(state.problems());
         for (KeyIndexPointer.Segment segment : segments) {
@@ -117,7 +131,24 @@ public class KeyIndexTable
                 problems.add("segment %s has a page that fails its checksum: lookups it answers plan without the index; create_key_index reads its files again".formatted(segment.name()));
             }
         }
-        return problems.isEmpty() ? null : String.join("; ", problems);
+        return problems;
+    }
+
+    /**
+     * The table's columns by what their index is kept by ({@link KeyIndexLocations#indexedColumn}): a table format's
+     * index is kept by field id, shown by the column's name now. A folder table's by name, read from no file.
+     */
+    private Map<String, String> currentNames(LakeTable lakeTable, S3RequestStats stats)
+    {
+        Map<String, String> names = new HashMap<>();
+        if (lakeTable.snapshot().isEmpty()) {
+            KeyIndexPointers.of(lakeTable).byColumn().keySet().forEach(column -> names.put(column, column));
+            return names;
+        }
+        for (TableSchemaReader.DataColumn column : schemaReader.readColumns(lakeTable, stats)) {
+            names.put(KeyIndexLocations.indexedColumn(column.name(), column.fieldId(), column.mappedNames()), column.name());
+        }
+        return names;
     }
 
     /**
@@ -128,12 +159,14 @@ public class KeyIndexTable
     {
         private final KeyIndexReader reader;
         private final S3ObjectStore store;
+        private final TableSchemaReader schemaReader;
 
         @Inject
-        public Provider(KeyIndexReader reader, S3ObjectStore store)
+        public Provider(KeyIndexReader reader, S3ObjectStore store, TableSchemaReader schemaReader)
         {
             this.reader = requireNonNull(reader, "reader is null");
             this.store = requireNonNull(store, "store is null");
+            this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
         }
 
         @Override
@@ -145,7 +178,7 @@ public class KeyIndexTable
         @Override
         public SystemTable create(MetadataTableRequest request)
         {
-            return new KeyIndexTable(request.name(), request.lakeTable(), reader, store);
+            return new KeyIndexTable(request.name(), request.lakeTable(), reader, store, schemaReader);
         }
     }
 }
