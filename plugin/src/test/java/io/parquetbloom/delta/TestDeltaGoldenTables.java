@@ -82,6 +82,76 @@ final class TestDeltaGoldenTables
                 .hasMessageContaining("it deletes 3 rows where the log says 4");
     }
 
+    @Test
+    void aCheckpointInParquetReplaysAsItsCommits()
+            throws Exception
+    {
+        Path table = golden("dv-with-columnmapping");
+        DeltaSnapshot fromCommits = replay(table, OptionalLong.empty());
+        DeltaSnapshot fromCheckpoint = read(table, OptionalLong.empty());
+
+        assertThat(fromCheckpoint.version()).isEqualTo(15);
+        assertThat(fromCheckpoint.files()).extracting(DeltaAction.Add::key).containsExactlyInAnyOrderElementsOf(fromCommits.files().stream().map(DeltaAction.Add::key).toList());
+        assertThat(fromCheckpoint.metadata()).isEqualTo(fromCommits.metadata());
+        assertThat(fromCheckpoint.protocol().readerFeatures()).containsExactlyInAnyOrderElementsOf(fromCommits.protocol().readerFeatures());
+        assertThat(liveRows(table, fromCheckpoint)).isEqualTo(35);
+        // as of the checkpoint's own version (ten DELETEs), the checkpoint alone
+        assertThat(liveRows(table, read(table, OptionalLong.of(10)))).isEqualTo(40);
+        assertThat(liveRows(table, replay(table, OptionalLong.of(10)))).isEqualTo(40);
+    }
+
+    @Test
+    void aMultiPartCheckpoint()
+            throws Exception
+    {
+        // range(1), then range(30) appended in 9 files; a checkpoint of version 1 in two parts
+        Path table = golden("multi-part-checkpoint");
+        DeltaSnapshot snapshot = read(table, OptionalLong.empty());
+
+        assertThat(snapshot.version()).isEqualTo(1);
+        assertThat(snapshot.files()).hasSize(10);
+        assertThat(liveRows(table, snapshot)).isEqualTo(31);
+    }
+
+    @Test
+    void aV2CheckpointWithSidecars()
+            throws Exception
+    {
+        // range(10) in 4 files; a v2 checkpoint of version 2, in JSON or Parquet, its adds in two sidecars
+        for (String name : List.of("v2-checkpoint-json", "v2-checkpoint-parquet")) {
+            Path table = golden(name);
+            DeltaSnapshot snapshot = read(table, OptionalLong.empty());
+
+            assertThat(snapshot.version()).as(name).isEqualTo(2);
+            assertThat(snapshot.protocol().readerFeatures()).as(name).contains("v2Checkpoint");
+            assertThat(snapshot.files()).as(name).hasSize(4);
+            assertThat(liveRows(table, snapshot)).as(name).isEqualTo(10);
+            assertThat(liveRows(table, replay(table, OptionalLong.empty()))).as(name).isEqualTo(10);
+        }
+    }
+
+    @Test
+    void aDamagedCheckpointFailsNamingIt()
+    {
+        assertThatThrownBy(() -> DeltaCheckpointReader.read("_delta_log/00000000000000000010.checkpoint.parquet", new byte[] {'P', 'A', 'R', '1', 0, 0, 0, 0, 'P', 'A', 'R', '1'}))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageStartingWith("Delta Lake checkpoint _delta_log/00000000000000000010.checkpoint.parquet cannot be read");
+    }
+
+    /**
+     * As a table is read: the newest checkpoint and the commits after it.
+     */
+    private static DeltaSnapshot read(Path table, OptionalLong version)
+            throws IOException
+    {
+        Path log = table.resolve("_delta_log");
+        List<String> names;
+        try (Stream<Path> files = Files.list(log)) {
+            names = files.filter(Files::isRegularFile).map(path -> path.getFileName().toString()).toList();
+        }
+        return DeltaLogReader.read(table.toString(), names, version, name -> read(log.resolve(name)));
+    }
+
     private static long liveRows(Path table, DeltaSnapshot snapshot)
             throws IOException
     {
@@ -118,7 +188,7 @@ final class TestDeltaGoldenTables
             names = files.map(path -> path.getFileName().toString()).toList();
         }
         // the JSON commits only: every commit of these tables is still in the log
-        List<String> commits = names.stream().filter(name -> name.endsWith(".json")).toList();
+        List<String> commits = names.stream().filter(name -> name.matches("\\d{20}\\.json")).toList();
         DeltaLogSegment segment = DeltaLogSegment.of(table.toString(), commits, version);
         DeltaLogReplay replay = new DeltaLogReplay(table.toString());
         for (DeltaLogSegment.Commit commit : segment.commits()) {
