@@ -1,7 +1,9 @@
 package io.parquetbloom.delta;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.parquetbloom.table.TableSchemaReader.DataColumn;
 import io.trino.spi.TrinoException;
+import io.trino.spi.type.TypeOperators;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -16,6 +18,9 @@ import java.util.function.LongPredicate;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,6 +52,31 @@ final class TestDeltaGoldenTables
         assertThat(snapshot.files().getFirst().partitionValues()).containsOnlyKeys("col-60c949ca-b8bc-4330-b931-b73fb4c60037");
         // as of the first DELETE: one row gone
         assertThat(liveRows(table, replay(table, OptionalLong.of(1)))).isEqualTo(49);
+    }
+
+    @Test
+    void columnsByTheirPhysicalNamesUnderColumnMapping()
+            throws Exception
+    {
+        DeltaSnapshot snapshot = replay(golden("dv-with-columnmapping"), OptionalLong.empty());
+        List<DataColumn> columns = DeltaSchemas.columns("t", snapshot, new TypeOperators());
+
+        assertThat(columns).extracting(DataColumn::name).containsExactly("part", "col1", "col2");
+        assertThat(columns).extracting(DataColumn::type).containsExactly(INTEGER, INTEGER, VARCHAR);
+        // name mode: matched by physical name, which the partition values use too
+        assertThat(columns).allSatisfy(column -> {
+            assertThat(column.fieldId()).isEmpty();
+            assertThat(DeltaSchemas.physicalName(column)).startsWith("col-");
+        });
+        assertThat(snapshot.files().getFirst().partitionValues()).containsOnlyKeys(DeltaSchemas.physicalName(columns.getFirst()));
+        // without column mapping, by name
+        assertThat(DeltaSchemas.columns("t", replay(golden("log-replay-dv-key-cases"), OptionalLong.empty()), new TypeOperators()))
+                .singleElement()
+                .satisfies(column -> {
+                    assertThat(column.name()).isEqualTo("id");
+                    assertThat(column.type()).isEqualTo(BIGINT);
+                    assertThat(column.mappedNames()).isEmpty();
+                });
     }
 
     @Test
