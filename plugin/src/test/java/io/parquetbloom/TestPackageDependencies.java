@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestPackageDependencies
 {
     // lowest first; the root package holds what every layer may use (error codes)
-    private static final List<String> LAYERS = List.of("", "sbbf", "hash", "s3", "metadata", "table", "iceberg", "pruning", "health", "keyindex", "connector");
+    private static final List<String> LAYERS = List.of("", "sbbf", "hash", "s3", "metadata", "table", "iceberg", "delta", "pruning", "health", "keyindex", "connector");
     private static final List<String> CONNECTOR_FEATURES = List.of("parquet", "system", "functions", "procedure");
     private static final Pattern REFERENCE = Pattern.compile("io\\.parquetbloom\\.((?:[a-z0-9]+\\.)*)[A-Z]");
 
@@ -63,8 +63,10 @@ final class TestPackageDependencies
             }
         }
         assertThat(violations).as("package uses (%s)", uses).isEmpty();
-        // the layers are real: the connector uses all of them
-        assertThat(uses.get("connector")).containsAll(LAYERS.subList(0, LAYERS.size() - 1));
+        // the table formats are rooms side by side: neither uses the other
+        assertThat(uses.getOrDefault("delta", new TreeSet<>())).doesNotContain("iceberg");
+        // the layers are real: the connector uses all of them (but the Delta room, not wired into it yet: issue 51)
+        assertThat(uses.get("connector")).containsAll(LAYERS.subList(0, LAYERS.size() - 1).stream().filter(layer -> !layer.equals("delta")).toList());
     }
 
     @Test
