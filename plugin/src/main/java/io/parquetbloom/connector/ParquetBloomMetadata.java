@@ -152,12 +152,12 @@ public class ParquetBloomMetadata
     private long snapshotId(ConnectorSession session, SchemaTableName name, ConnectorTableVersion version)
     {
         LakeTable current = table(name).orElseThrow(() -> new TableNotFoundException(name, "Table %s not found".formatted(name)));
-        FormatSnapshot snapshot = current.snapshot().orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is a folder of files, which has no versions: FOR VERSION AS OF and FOR TIMESTAMP AS OF read Iceberg tables".formatted(name)));
+        FormatSnapshot snapshot = current.snapshot().orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s is a folder of files, which has no versions: FOR VERSION AS OF and FOR TIMESTAMP AS OF read Iceberg and Delta Lake tables".formatted(name)));
         S3Location location = location(name).orElseThrow();
         return switch (version.getPointerType()) {
             case TARGET_ID -> {
                 if (!(version.getVersionType() instanceof BigintType) && !(version.getVersionType() instanceof IntegerType)) {
-                    throw new TrinoException(NOT_SUPPORTED, "Table %s: FOR VERSION AS OF takes a snapshot id (bigint), not %s (branches and tags are not read yet)".formatted(name, version.getVersionType()));
+                    throw new TrinoException(NOT_SUPPORTED, "Table %s: FOR VERSION AS OF takes a snapshot id or a Delta Lake version (bigint), not %s (branches and tags are not read yet)".formatted(name, version.getVersionType()));
                 }
                 long id = (Long) version.getVersion();
                 // checked now: a snapshot the metadata does not keep fails here, naming it
@@ -436,10 +436,12 @@ public class ParquetBloomMetadata
         if (handle.snapshotId().isEmpty()) {
             return columnHandles(session, handle.schemaTableName());
         }
-        // a version's columns are its schema's
-        return versionOf(handle.schemaTableName(), handle.snapshotId().getAsLong()).snapshot().orElseThrow().columns().stream()
-                .map(ParquetBloomColumnHandle::dataColumn)
-                .toList();
+        // a version's columns are its schema's (a Delta Lake table's partition columns are not in its files)
+        LakeTable version = versionOf(handle.schemaTableName(), handle.snapshotId().getAsLong());
+        ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();
+        version.snapshot().orElseThrow().columns().forEach(column -> handles.add(ParquetBloomColumnHandle.dataColumn(column)));
+        version.partitionColumns().forEach(partition -> handles.add(new ParquetBloomColumnHandle(partition.name(), partition.type(), true)));
+        return handles.build();
     }
 
     private List<ParquetBloomColumnHandle> columnHandles(ConnectorSession session, SchemaTableName name)
@@ -449,7 +451,7 @@ public class ParquetBloomMetadata
             S3Location location = location(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
             TableShape shape = lakeTables.shape(key, location, unionByName, () -> {
                 LakeTable table = table(key).orElseThrow(() -> new TableNotFoundException(key, "Table %s not found".formatted(key)));
-                return new TableShape(schemaReader.readColumns(table, unionByName, executor, stats), table.partitionColumns(), table.files().size());
+                return new TableShape(schemaReader.readColumns(table, unionByName, executor, stats), table.partitionColumns(), table.files().size(), table.snapshot().isPresent());
             });
             shapes.put(key, shape);
             ImmutableList.Builder<ParquetBloomColumnHandle> handles = ImmutableList.builder();

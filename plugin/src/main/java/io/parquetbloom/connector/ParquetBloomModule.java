@@ -21,6 +21,7 @@ import io.parquetbloom.connector.system.BloomFiltersTable;
 import io.parquetbloom.connector.system.KeyIndexTable;
 import io.parquetbloom.connector.system.MetadataTableProvider;
 import io.parquetbloom.connector.system.PropertiesTable;
+import io.parquetbloom.delta.DeltaModule;
 import io.parquetbloom.health.HealthModule;
 import io.parquetbloom.iceberg.IcebergModule;
 import io.parquetbloom.keyindex.KeyIndexModule;
@@ -54,6 +55,7 @@ public class ParquetBloomModule
         binder.install(new MetadataModule());
         binder.install(new LakeModule());
         binder.install(new IcebergModule());
+        binder.install(new DeltaModule());
         binder.install(new PruningModule());
         binder.install(new HealthModule());
         binder.install(new KeyIndexModule());

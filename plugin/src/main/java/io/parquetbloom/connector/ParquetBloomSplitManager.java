@@ -16,6 +16,7 @@ import io.parquetbloom.table.FileFilter;
 import io.parquetbloom.table.FormatSnapshot;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
+import io.parquetbloom.table.TableSchemaReader.DataColumn;
 import io.trino.spi.NodeManager;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
@@ -91,11 +92,11 @@ public class ParquetBloomSplitManager
         PruningPlan plan = PruningPlans.create(table.schemaTableName(), PruningPlans.options(session), table.constraint());
         // a table format's partition values and column bounds are statistics: off with statistics pruning
         FileFilter formatFilter = lakeTable.snapshot().filter(_ -> plan.options().statistics()).map(FormatSnapshot::fileFilter).orElse(FileFilter.ALL);
-        Map<Integer, Domain> domainsByFieldId = domainsByFieldId(table.constraint());
+        Map<DataColumn, Domain> domainsByColumn = domainsByDataColumn(table.constraint());
         List<LakeFile> files = lakeTable.files().stream()
                 .map(HiddenColumn::withValues)
                 .filter(file -> plan.matchesPartition(file.partitionValues()))
-                .filter(file -> formatFilter.mightMatch(file, domainsByFieldId))
+                .filter(file -> formatFilter.mightMatch(file, domainsByColumn))
                 .collect(toImmutableList());
         // this query's share of the catalog's metadata threads
         Executor queryExecutor = new BoundedExecutor(executor, concurrency);
@@ -128,14 +129,15 @@ public class ParquetBloomSplitManager
     }
 
     /**
-     * The constraint's domains of columns a table format matches by field id: what its metadata can judge files by.
+     * The constraint's domains of data columns, as a table format's snapshot knows them (names, field ids, physical
+     * names): what its metadata can judge files by.
      */
-    private static Map<Integer, Domain> domainsByFieldId(TupleDomain<ParquetBloomColumnHandle> constraint)
+    private static Map<DataColumn, Domain> domainsByDataColumn(TupleDomain<ParquetBloomColumnHandle> constraint)
     {
-        Map<Integer, Domain> domains = new HashMap<>();
+        Map<DataColumn, Domain> domains = new HashMap<>();
         constraint.getDomains().ifPresent(byColumn -> byColumn.forEach((column, domain) -> {
-            if (column.fieldId().isPresent() && !column.partitionKey()) {
-                domains.put(column.fieldId().getAsInt(), domain);
+            if (!column.partitionKey() && !column.fromListing()) {
+                domains.put(new DataColumn(column.name(), column.type(), column.fieldId(), column.mappedNames()), domain);
             }
         }));
         return domains;

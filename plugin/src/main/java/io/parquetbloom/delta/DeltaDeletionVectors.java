@@ -1,5 +1,7 @@
 package io.parquetbloom.delta;
 
+import io.parquetbloom.s3.S3Location;
+import io.parquetbloom.table.RowDeletes;
 import io.trino.spi.TrinoException;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
@@ -10,12 +12,15 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import java.util.function.LongPredicate;
 import java.util.zip.CRC32;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE;
+import static java.lang.Math.toIntExact;
 
 /**
  * Delta Lake deletion vectors (PROTOCOL.md, "Deletion Vector Descriptor Schema" and "Deletion Vector Format"): where
@@ -96,6 +101,38 @@ public final class DeltaDeletionVectors
             throw damaged(vector, dataFile, "its checksum does not match", null);
         }
         return deleted(vector, dataFile, bitmap);
+    }
+
+    /**
+     * Where a vector is read from, as the reader gets it with its data file: its file's path (absolute) and offset, or
+     * its inline text.
+     */
+    public static RowDeletes rowDeletes(DeltaAction.DeletionVector vector, S3Location table)
+    {
+        Optional<String> file = file(vector);
+        if (file.isEmpty()) {
+            return new RowDeletes(RowDeletes.Kind.DELTA_INLINE_DELETION_VECTOR, vector.pathOrInlineDv(), 0, 0, vector.sizeInBytes(), vector.cardinality());
+        }
+        String path = vector.storageType().equals("u") ? table.child(file.get()).toString() : DeltaPaths.absolute(file.get());
+        long offset = vector.offset().orElse(0);
+        return new RowDeletes(RowDeletes.Kind.DELTA_DELETION_VECTOR, path, offset + stored(vector), offset, vector.sizeInBytes(), vector.cardinality());
+    }
+
+    /**
+     * The rows a vector the reader got as {@code delete} deletes.
+     *
+     * @param read reads {@code length} bytes at {@code offset} of the vector's file
+     */
+    public static LongPredicate deleted(RowDeletes delete, String dataFile, BiFunction<Long, Integer, byte[]> read)
+    {
+        return switch (delete.kind()) {
+            case DELTA_INLINE_DELETION_VECTOR -> inline(new DeltaAction.DeletionVector("i", delete.path(), OptionalLong.empty(), toIntExact(delete.length()), delete.cardinality()), dataFile);
+            case DELTA_DELETION_VECTOR -> {
+                DeltaAction.DeletionVector vector = new DeltaAction.DeletionVector("p", delete.path(), OptionalLong.of(delete.offset()), toIntExact(delete.length()), delete.cardinality());
+                yield fromFile(vector, dataFile, read.apply(delete.offset(), toIntExact(stored(vector))));
+            }
+            default -> throw new IllegalArgumentException("not a Delta Lake deletion vector: " + delete.kind());
+        };
     }
 
     private static LongPredicate deleted(DeltaAction.DeletionVector vector, String dataFile, byte[] bitmap)

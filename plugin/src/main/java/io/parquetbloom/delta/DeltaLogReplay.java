@@ -37,6 +37,21 @@ public final class DeltaLogReplay
     }
 
     /**
+     * A replay that goes on from {@code snapshot}: the commits after its version are applied to it, as a cached
+     * snapshot is brought up to date with only what is new in the log.
+     */
+    public static DeltaLogReplay after(String table, DeltaSnapshot snapshot)
+    {
+        DeltaLogReplay replay = new DeltaLogReplay(table);
+        snapshot.files().forEach(add -> replay.live.put(add.key(), add));
+        replay.protocol = Optional.of(snapshot.protocol());
+        replay.metadata = Optional.of(snapshot.metadata());
+        replay.version = snapshot.version();
+        replay.committedAt = snapshot.committedAt();
+        return replay;
+    }
+
+    /**
      * The actions of the checkpoint of {@code version} (all its parts, sidecars included): the table as of it.
      */
     public DeltaLogReplay checkpoint(long version, Collection<DeltaAction> actions)

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_BAD_DATA;
+import static io.trino.spi.StandardErrorCode.INVALID_ARGUMENTS;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -45,6 +46,23 @@ public record DeltaLogSegment(long version, Optional<Checkpoint> checkpoint, Lis
     public record Commit(long version, String file) {}
 
     /**
+     * The digits every name of a version's files starts with.
+     */
+    public static String versionName(long version)
+    {
+        return "%020d".formatted(version);
+    }
+
+    /**
+     * The version of a commit's file name ({@code 00000000000000000012.json}), if it is one.
+     */
+    public static OptionalLong commitVersion(String name)
+    {
+        Matcher matcher = COMMIT.matcher(name);
+        return matcher.matches() ? OptionalLong.of(Long.parseLong(matcher.group(1))) : OptionalLong.empty();
+    }
+
+    /**
      * @param names the names of the objects directly in {@code _delta_log/}
      * @param asOf the version wanted; the newest one when empty
      * @param table the table, named in errors
@@ -70,6 +88,9 @@ public record DeltaLogSegment(long version, Optional<Checkpoint> checkpoint, Lis
         }
         long newest = Math.max(commits.isEmpty() ? -1 : commits.lastKey(), checkpoints.keySet().stream().mapToLong(Long::longValue).max().orElse(-1));
         long version = asOf.orElse(newest);
+        if (version > newest) {
+            throw new TrinoException(INVALID_ARGUMENTS, "Delta Lake table %s has no version %d; its newest is %d".formatted(table, version, newest));
+        }
         if (version < 0) {
             throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Delta Lake table %s has no commit in its log".formatted(table));
         }

@@ -74,14 +74,30 @@ public final class DeltaSchemas
             columns.add(switch (mode) {
                 case "name" -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.empty(), Optional.of(List.of(physical(table, name, physicalName))));
                 case "id" -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.of(id.orElseThrow(() -> new TrinoException(PARQUET_BLOOM_BAD_DATA, "Delta Lake table %s: column %s has no column mapping id".formatted(table, name)))), Optional.of(List.of(physical(table, name, physicalName))));
-                default -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.empty(), Optional.empty());
+                // files, partition values and statistics name the column as the schema spells it
+                default -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.empty(), Optional.of(List.of(name)));
             });
+            if (!mode.equals("none") && hasStruct(type)) {
+                // a struct's fields have physical names of their own in files, which the reader does not map yet
+                throw new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE, "Delta Lake table %s: column %s is a struct under column mapping (mode '%s'), whose nested fields this connector does not map yet".formatted(table, name, mode));
+            }
         }
         return columns;
     }
 
+    private static boolean hasStruct(Type type)
+    {
+        return switch (type) {
+            case RowType _ -> true;
+            case ArrayType array -> hasStruct(array.getElementType());
+            case MapType map -> hasStruct(map.getKeyType()) || hasStruct(map.getValueType());
+            default -> false;
+        };
+    }
+
     /**
-     * The name a column has in files and in {@code partitionValues}: its physical name under column mapping.
+     * The name a column has in files, in {@code partitionValues} and in statistics: its physical name under column
+     * mapping, else its name as the schema spells it.
      */
     public static String physicalName(DataColumn column)
     {

@@ -2,6 +2,7 @@ package io.parquetbloom.iceberg;
 
 import io.parquetbloom.table.FileFilter;
 import io.parquetbloom.table.LakeFile;
+import io.parquetbloom.table.TableSchemaReader.DataColumn;
 import io.trino.spi.predicate.Domain;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
@@ -12,6 +13,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -38,13 +40,16 @@ final class IcebergFileFilter
     }
 
     @Override
-    public boolean mightMatch(LakeFile file, Map<Integer, Domain> domains)
+    public boolean mightMatch(LakeFile file, Map<DataColumn, Domain> domains)
     {
         DataFile dataFile = files.get(file.object().location().toString());
-        if (dataFile == null || domains.isEmpty()) {
+        // Iceberg's metadata knows columns by field id
+        Map<Integer, Domain> byFieldId = new HashMap<>();
+        domains.forEach((column, domain) -> column.fieldId().ifPresent(id -> byFieldId.put(id, domain)));
+        if (dataFile == null || byFieldId.isEmpty()) {
             return true;
         }
-        Evaluators evaluator = evaluators.computeIfAbsent(Map.copyOf(domains), key -> new Evaluators(IcebergExpressions.toExpression(schema, key)));
+        Evaluators evaluator = evaluators.computeIfAbsent(Map.copyOf(byFieldId), key -> new Evaluators(IcebergExpressions.toExpression(schema, key)));
         return evaluator.mightMatch(dataFile);
     }
 

@@ -5,6 +5,7 @@ import com.google.inject.Module;
 import com.google.inject.Scopes;
 import io.parquetbloom.table.FormatTables;
 
+import static com.google.inject.multibindings.Multibinder.newSetBinder;
 import static io.airlift.configuration.ConfigBinder.configBinder;
 
 /**
@@ -18,6 +19,7 @@ public class IcebergModule
     {
         configBinder(binder).bindConfig(IcebergConfig.class);
         binder.bind(IcebergFileCache.class).in(Scopes.SINGLETON);
-        binder.bind(FormatTables.class).to(IcebergTables.class).in(Scopes.SINGLETON);
+        binder.bind(IcebergTables.class).in(Scopes.SINGLETON);
+        newSetBinder(binder, FormatTables.class).addBinding().to(IcebergTables.class);
     }
 }

@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -85,6 +86,11 @@ public class LakeTables
     }
 
     @Inject
+    public LakeTables(LakeConfig config, S3ObjectStore store, TableRegistry registry, CompanionFolder companionFolder, Set<FormatTables> formatTables)
+    {
+        this(config, store, registry, companionFolder, FormatTables.of(formatTables));
+    }
+
     public LakeTables(LakeConfig config, S3ObjectStore store, TableRegistry registry, CompanionFolder companionFolder, FormatTables formatTables)
     {
         this.store = requireNonNull(store, "store is null");

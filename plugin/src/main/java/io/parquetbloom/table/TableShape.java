@@ -10,8 +10,10 @@ import static java.util.Objects.requireNonNull;
  *
  * @param files data files of that listing: a table listed in one round of pages is cheaper listed whole than
  * partition by partition
+ * @param fromTableFormat whether the columns come from a table format's metadata (Iceberg's, Delta Lake's), not from
+ * the files: read with the table's files every query, never cached, and its partitions never listed as folders
  */
-public record TableShape(List<TableSchemaReader.DataColumn> dataColumns, List<PartitionColumn> partitionColumns, int files)
+public record TableShape(List<TableSchemaReader.DataColumn> dataColumns, List<PartitionColumn> partitionColumns, int files, boolean fromTableFormat)
 {
     public TableShape
     {
@@ -20,11 +22,11 @@ public record TableShape(List<TableSchemaReader.DataColumn> dataColumns, List<Pa
     }
 
     /**
-     * Whether the columns come from a table format's metadata (they have field ids), not from the files' footers.
+     * The shape of a folder table, from its files' footers and folders.
      */
-    public boolean fromTableFormat()
+    public TableShape(List<TableSchemaReader.DataColumn> dataColumns, List<PartitionColumn> partitionColumns, int files)
     {
-        return dataColumns.stream().anyMatch(column -> column.fieldId().isPresent());
+        this(dataColumns, partitionColumns, files, false);
     }
 
     /**
@@ -34,6 +36,7 @@ public record TableShape(List<TableSchemaReader.DataColumn> dataColumns, List<Pa
      */
     public boolean listsByPartition(int listPageSize)
     {
-        return !partitionColumns.isEmpty() && files > (long) TableObjectLister.MAX_PARALLEL_LISTINGS * listPageSize;
+        // a table format's partitions are its metadata's, whatever its folders hold
+        return !fromTableFormat && !partitionColumns.isEmpty() && files > (long) TableObjectLister.MAX_PARALLEL_LISTINGS * listPageSize;
     }
 }

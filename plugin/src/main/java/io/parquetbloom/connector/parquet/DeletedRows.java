@@ -1,5 +1,6 @@
 package io.parquetbloom.connector.parquet;
 
+import io.parquetbloom.delta.DeltaDeletionVectors;
 import io.parquetbloom.iceberg.IcebergDeletionVectors;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;
@@ -24,8 +25,8 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.lang.Math.toIntExact;
 
 /**
- * The rows of one data file its table format deleted, by absolute position: deletion vectors decoded by the format's
- * library, position delete files read by this connector's reader (their rows for other data files skipped). The
+ * The rows of one data file its table format deleted, by absolute position: deletion vectors (Iceberg's, Delta Lake's)
+ * decoded as the format defines them, position delete files read by this connector's reader (their rows for other data files skipped). The
  * reader drops these positions from what it returns, whatever row groups and pages it skipped.
  */
 final class DeletedRows
@@ -47,6 +48,10 @@ final class DeletedRows
                     vectors.add(IcebergDeletionVectors.deleted(delete, dataFile, blob));
                 }
                 case POSITION_FILE -> addPositions(dataFile, delete, positionFile.apply(delete), positions);
+                case DELTA_DELETION_VECTOR, DELTA_INLINE_DELETION_VECTOR -> vectors.add(DeltaDeletionVectors.deleted(delete, dataFile, (offset, length) -> {
+                    S3ObjectInfo file = S3ObjectInfo.immutable(S3Location.parse(delete.path()), delete.fileSize());
+                    return store.read(file, offset, length, stats);
+                }));
             }
         }
         if (!positions.isEmpty()) {

@@ -47,7 +47,12 @@ public final class RandomTable
         /**
          * Trino's Iceberg connector, in commits, with a schema change, deletes and an update ({@link IcebergDiffTables})
          */
-        ICEBERG
+        ICEBERG,
+        /**
+         * parquet-java's files under a Delta Lake log written by the test, with dead files and deletion vectors
+         * ({@link DeltaDiffTables})
+         */
+        DELTA_LAKE
     }
 
     /**
@@ -312,6 +317,54 @@ public final class RandomTable
     }
 
     /**
+     * A table whose parquet-java files a Delta Lake log names ({@link DeltaDiffTables}): 2 to 5 columns of the kinds a
+     * Delta schema has a type for, sometimes a partition column, 4 to 30 row groups of 20 to 200 rows in 2 to 5
+     * files; its columns named as given (the physical names of a table with column mapping).
+     */
+    static RandomTable delta(String name, SplittableRandom random, List<ColumnKind> kinds)
+    {
+        List<Column> columns = new ArrayList<>();
+        int count = random.nextInt(2, 6);
+        for (int i = 0; i < count; i++) {
+            ColumnKind kind = kinds.get(random.nextInt(kinds.size()));
+            double nullRate = List.of(0.0, 0.0, 0.1, 0.5).get(random.nextInt(4));
+            int poolSize = List.of(2, 30, 500, 100_000).get(random.nextInt(4));
+            columns.add(new Column(mixedCase("c%d_%s".formatted(i, kind.name().toLowerCase(Locale.ROOT).replace("_", "")), random), kind, nullRate, pool(kind, poolSize, random)));
+        }
+        if (random.nextInt(5) < 2) {
+            columns.add(partitionColumn(random));
+        }
+        int rowsPerRowGroup = random.nextInt(20, 200);
+        int rowGroups = random.nextInt(4, 31);
+        List<Object[]> rows = new ArrayList<>();
+        for (int id = 0; id < rowGroups * rowsPerRowGroup; id++) {
+            Object[] row = new Object[columns.size() + 1];
+            row[0] = (long) id;
+            for (int i = 0; i < columns.size(); i++) {
+                Column column = columns.get(i);
+                row[i + 1] = column.nullRate() > 0 && random.nextDouble() < column.nullRate() ? null : column.pool().get(random.nextInt(column.pool().size()));
+            }
+            rows.add(row);
+        }
+        int files = Math.min(rowGroups, random.nextInt(2, 6));
+        return new RandomTable(name, Writer.DELTA_LAKE, List.copyOf(columns), List.copyOf(rows), rowsPerRowGroup, files, false, false, Naming.SPARK, Placement.FOLDER, false, -1, -1, false);
+    }
+
+    /**
+     * This table with its columns under other names (in order), its rows the same: a Delta Lake table's columns by
+     * their logical names, whose files name them by physical names.
+     */
+    RandomTable withColumnNames(List<String> names)
+    {
+        List<Column> renamed = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            Column column = columns.get(i);
+            renamed.add(new Column(names.get(i), column.kind(), column.nullRate(), column.pool(), column.partition()));
+        }
+        return new RandomTable(name, writer, List.copyOf(renamed), rows, rowsPerRowGroup, files, bigPayload, unlocatableRowGroup, naming, placement, debris, addedColumn, widenedColumn, dictionaryTrouble);
+    }
+
+    /**
      * This table holding {@code rows}: what its writer left live.
      */
     RandomTable withRows(List<Object[]> rows)
@@ -529,6 +582,16 @@ public final class RandomTable
             }
         });
         return result;
+    }
+
+    /**
+     * One file of {@code fileRows} (in that order), written by parquet-java as this table's files are: what a table
+     * format's log names ({@link DeltaDiffTables}).
+     */
+    byte[] writeFile(Path work, String fileName, List<Object[]> fileRows, SplittableRandom random)
+    {
+        byte[] bytes = writeParquetJava(work.resolve(name + "-" + fileName), fileRows, fileColumns(), true, random);
+        return random.nextInt(5) == 0 ? damagedOffsetIndexes(bytes, random) : bytes;
     }
 
     private List<byte[]> writeFiles(Path work, String suffix, List<Object[]> tableRows, int fileCount, SplittableRandom random)

@@ -176,6 +176,11 @@ final class TestDifferentialPruning
         // their metadata; their own random, so the folder tables of a seed stay as they were
         List<RandomTable> icebergTables = IcebergDiffTables.write(runner, s3.endpoint(), new SplittableRandom(SEED ^ 0x1CEBE76L));
         tables.addAll(icebergTables);
+        // Delta Lake tables whose log the test writes, with dead files, deletion vectors and column mapping; their own
+        // random too
+        try (S3Client deltaClient = s3.client()) {
+            tables.addAll(DeltaDiffTables.write(deltaClient, work, new SplittableRandom(SEED ^ 0xDE17AL)));
+        }
         long loading = System.nanoTime();
         loadOracle(runner);
         for (RandomTable table : icebergTables) {
@@ -249,6 +254,7 @@ final class TestDifferentialPruning
         SplittableRandom random = new SplittableRandom(SEED * 31 + 7);
         int repeated = 0;
         int icebergQueries = 0;
+        int deltaQueries = 0;
         Map<String, Integer> shapes = new TreeMap<>();
         List<Query> batch = new ArrayList<>();
         int batches = 0;
@@ -256,6 +262,9 @@ final class TestDifferentialPruning
             RandomTable table = tables.get(random.nextInt(tables.size()));
             if (table.writer() == RandomTable.Writer.ICEBERG) {
                 icebergQueries++;
+            }
+            if (table.writer() == RandomTable.Writer.DELTA_LAKE) {
+                deltaQueries++;
             }
             String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake", "lake_no_etags").get(random.nextInt(4));
             boolean moved = random.nextInt(10) == 0;
@@ -301,8 +310,10 @@ final class TestDifferentialPruning
         }
         System.out.println("[differential] queries by shape: %s".formatted(shapes));
         System.out.println("[differential] %d queries of Iceberg tables (live rows of several commits, deletes, a renamed, widened and added column)".formatted(icebergQueries));
+        System.out.println("[differential] %d queries of Delta Lake tables (a dead file, deletion vectors, a re-added path, column mapping by name)".formatted(deltaQueries));
         if (QUERIES >= 1_000) {
             assertThat(icebergQueries).isGreaterThanOrEqualTo(20);
+            assertThat(deltaQueries).isGreaterThanOrEqualTo(20);
             // every shape the generator knows was run, so none can silently drop out
             assertThat(shapes).hasSize(13);
             assertThat(shapes.values()).allMatch(count -> count >= 10);
@@ -356,6 +367,10 @@ final class TestDifferentialPruning
                 // read through its metadata, never its data folder: this one's metadata is not Iceberg's
                 assertThat(e.getMessage()).as(sql).contains("cannot read metadata file s3://%s/warehouse/diff/%s/metadata/".formatted(TestingLake.BUCKET, table));
             }
+            else if (table.equals("fmt_delta")) {
+                // read through its log, never its folder: this one's log has no protocol
+                assertThat(e.getMessage()).as(sql).contains("Delta Lake table diff.fmt_delta: its log as of version 1 has no protocol action");
+            }
             else {
                 assertThat(e.getMessage()).as(sql).contains("connector.name=").contains("s3://%s/warehouse/diff/%s/ is a".formatted(TestingLake.BUCKET, table));
             }
@@ -379,7 +394,7 @@ final class TestDifferentialPruning
      */
     private List<RandomTable> fileTables()
     {
-        return tables.stream().filter(table -> table.writer() != RandomTable.Writer.ICEBERG).toList();
+        return tables.stream().filter(table -> table.writer() != RandomTable.Writer.ICEBERG && table.writer() != RandomTable.Writer.DELTA_LAKE).toList();
     }
 
     /**
