@@ -114,7 +114,7 @@ public final class LookupBenchmark
             description = "Point lookups (cold, warm with a new key every run, repeat) and a full scan: parquet_bloom against Trino's Hive connector, in one run")
     static final class Flags
     {
-        @Option(names = "--table-format", defaultValue = "folder", description = "folder: the tables are folders of files, as Hive reads them; iceberg: Iceberg tables over the same files (IcebergLake), read by our catalogs through their metadata and compared with Trino's Iceberg connector (catalog iceberg, bloom filters on) (default: ${DEFAULT-VALUE})")
+        @Option(names = "--table-format", defaultValue = "folder", description = "folder: the tables are folders of files, as Hive reads them; iceberg: Iceberg tables over the same files (IcebergLake), read by our catalogs through their metadata and compared with Trino's Iceberg connector (catalog iceberg, bloom filters on); delta: Delta Lake tables over the same files (DeltaLake), read by our catalogs through their logs, compared with Hive on the folders, and what reading the log costs (default: ${DEFAULT-VALUE})")
         String tableFormat;
 
         @Option(names = "--writer", defaultValue = "trino", description = "who writes the events table: trino, parquet-java or reference (parquet-java with 64 KiB pages) (default: ${DEFAULT-VALUE})")
@@ -217,10 +217,11 @@ public final class LookupBenchmark
         }
         List<String> catalogs = MetadataBudgets.expand(flags.catalogs, flags.budgetRatios, flags.diskTier);
         warmUpQueries = Math.max(1, flags.warmUpQueries);
-        if (!flags.tableFormat.equals("folder") && !flags.tableFormat.equals("iceberg")) {
-            throw new ParameterException(commandLine, "--table-format is folder or iceberg, not " + flags.tableFormat);
+        if (!List.of("folder", "iceberg", "delta").contains(flags.tableFormat)) {
+            throw new ParameterException(commandLine, "--table-format is folder, iceberg or delta, not " + flags.tableFormat);
         }
         icebergTables = flags.tableFormat.equals("iceberg");
+        deltaTables = flags.tableFormat.equals("delta");
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), catalogs, Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
                 catalogs.stream().anyMatch(MetadataBudgets::isVariant), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles,
@@ -301,6 +302,10 @@ public final class LookupBenchmark
                     progress("writing Iceberg metadata over the same files (Apache Iceberg's library): s3://%s/%s".formatted(BUCKET, IcebergLake.ROOT));
                     icebergMetadataFiles = IcebergLake.adopt(client, BUCKET, ROOT, scale, keys.size());
                 }
+                if (deltaTables) {
+                    progress("writing Delta Lake logs over the same files (%d files a commit, a checkpoint): s3://%s/%s".formatted(DeltaLake.FILES_PER_COMMIT, BUCKET, DeltaLake.ROOT));
+                    DeltaLake.adopt(client, BUCKET, ROOT);
+                }
                 if (options.budgetRatios()) {
                     budgets = Optional.of(MetadataBudgets.measure(client, BUCKET, ROOT + "telemetry/events/", work.resolve("disk-tier"), MetadataBudgets.scaledBudget(scale.rowsPerRowGroup())));
                     progress(budgets.get().describe());
@@ -338,6 +343,10 @@ public final class LookupBenchmark
                 }
                 if (icebergTables) {
                     registerIcebergTables(runner, hive);
+                }
+                if (deltaTables) {
+                    progress("what reading the Delta Lake log costs, a new catalog each run (cold: its first query; warm: its second)");
+                    DeltaLake.measureLog(runner, ours, catalog -> oursProperties(ours, NO_INDEX)).forEach(line -> progress("delta log: " + line));
                 }
                 runner.createCatalog("hive", "hive", hiveProperties(hive, true));
                 if (options.catalogs().stream().noneMatch(catalog -> catalog.startsWith("hive"))) {
@@ -377,8 +386,8 @@ public final class LookupBenchmark
      */
     private static List<Result> refreshAfter(List<Result> results, DistributedQueryRunner runner, Options options, S3ProxyProcess s3, CountingProxy ours)
     {
-        // the refresh adds files to the folder table: an Iceberg table's files come from its metadata
-        if (options.keyIndex() && !icebergTables) {
+        // the refresh adds files to the folder table: a table format's files come from its metadata
+        if (options.keyIndex() && !icebergTables && !deltaTables) {
             try (S3Client client = s3.client()) {
                 keyIndexBench.describeSegments(client, BUCKET, ROOT + "telemetry/events/", "device_id");
                 keyIndexBench.refresh(runner, ours, client, BUCKET, ROOT + "telemetry/events/", "events", "device_id", options.keyIndexRefreshFiles());
@@ -798,6 +807,8 @@ public final class LookupBenchmark
     private static int warmUpQueries = 1;
     // --table-format iceberg: our catalogs read the Iceberg tables of IcebergLake, and catalog iceberg is a peer
     private static boolean icebergTables;
+    // --table-format delta: our catalogs read the Delta Lake tables of DeltaLake
+    private static boolean deltaTables;
     private static Map<String, String> icebergMetadataFiles = Map.of();
     // --scaled-budget: our catalog with the key index at the scaled budget too; the per-file path without it fits
     private static boolean scaledBudget;
@@ -829,7 +840,7 @@ public final class LookupBenchmark
         }
         return ImmutableMap.<String, String>builder()
                 .putAll(properties)
-                .put("location", "s3://" + BUCKET + "/" + (icebergTables ? IcebergLake.ROOT : ROOT))
+                .put("location", "s3://" + BUCKET + "/" + (icebergTables ? IcebergLake.ROOT : deltaTables ? DeltaLake.ROOT : ROOT))
                 .put("s3.endpoint", proxy.endpoint())
                 .put("s3.region", "us-east-1")
                 .put("s3.path-style-access", "true")

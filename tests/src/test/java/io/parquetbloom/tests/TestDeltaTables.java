@@ -72,6 +72,8 @@ final class TestDeltaTables
                 "type-widening", "time-travel-start-start20-start40", "table-with-columnmapping-mode-name")) {
             DeltaGoldenTables.upload(client, TestingLake.BUCKET, golden, "warehouse/golden/%s/".formatted(golden.replace('-', '_')));
         }
+        // a Delta table outside the layout's folders, for a registration
+        DeltaGoldenTables.upload(client, TestingLake.BUCKET, "multi-part-checkpoint", "elsewhere/deep/mpc/");
         proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
         return ParquetBloomQueryRunner.builder().withLake(s3).build();
     }
@@ -111,6 +113,20 @@ final class TestDeltaTables
             assertThat(computeScalar("SELECT count(*) FROM lake.golden.time_travel_start_start20_start40 FOR VERSION AS OF " + version)).isEqualTo(10L * (version + 1));
         }
         assertThat(computeScalar("SELECT max(id) FROM lake.golden.time_travel_start_start20_start40")).isEqualTo(29L);
+    }
+
+    /**
+     * A Delta table registered by name is read through its log as one found by the layout; a metadata file name (an
+     * Iceberg table's pin) is refused for it.
+     */
+    @Test
+    void aRegisteredDeltaTableIsReadThroughItsLog()
+    {
+        getQueryRunner().execute("CALL lake.system.register_table('golden', 'registered_mpc', 's3://lake/elsewhere/deep/mpc/')");
+        assertThat(computeScalar("SELECT count(*) FROM lake.golden.registered_mpc")).isEqualTo(31L);
+        assertThat(computeScalar("SELECT value FROM lake.golden.\"registered_mpc$properties\" WHERE key = 'delta.version'")).isEqualTo("1");
+        assertThatThrownBy(() -> computeActual("CALL lake.system.register_table('golden', 'pinned_mpc', 's3://lake/elsewhere/deep/mpc/', '00001-6d1f1b2c.metadata.json')"))
+                .hasMessageContaining("is a Delta Lake table, read from its _delta_log/: metadata_file_name names an Iceberg table's metadata file");
     }
 
     @Test

@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
-import static io.parquetbloom.testing.DeltaLogWriter.add;
 import static io.parquetbloom.testing.DeltaLogWriter.field;
 import static io.parquetbloom.testing.DeltaLogWriter.metadata;
 import static io.parquetbloom.testing.DeltaLogWriter.protocol;
