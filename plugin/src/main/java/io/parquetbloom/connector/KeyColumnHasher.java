@@ -133,7 +133,7 @@ final class KeyColumnHasher
     {
         return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), file.metadata().getFileMetaData().getSchema())) {
             case FileColumnResolver.Resolution.Match(Type field) -> Optional.of(field);
-            case FileColumnResolver.Resolution.Missing _, FileColumnResolver.Resolution.Mismatch _ -> Optional.empty();
+            case FileColumnResolver.Resolution.Missing _, FileColumnResolver.Resolution.Mismatch _, FileColumnResolver.Resolution.Widened _ -> Optional.empty();
         };
     }
 

@@ -394,6 +394,9 @@ public class KeyIndexBuilder
                     // fills it with the file's identity partition value (a migrated file): left to the per-file path
                     case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), !file.partitionValues().containsKey(column.name()), Map.of());
                     // a query fails on this file; the index leaves it to the per-file path, which reports it
+                    // values converted after reading (a widened type): hashed as the file stores them they would not be
+                    // the table's; left to the per-file path, which reads and converts them
+                    case FileColumnResolver.Resolution.Widened _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
                     case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
                 };
             });

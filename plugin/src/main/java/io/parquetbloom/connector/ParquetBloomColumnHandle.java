@@ -19,8 +19,10 @@ import static java.util.Objects.requireNonNull;
  * @param mappedNames the names a file written without field ids may give the column, by the table format's name
  * mapping (see {@code TableSchemaReader.DataColumn})
  * @param hidden a {@link HiddenColumn}: one value per file, from its listing, never read from the file
+ * @param physicalType the column's type as files name its struct fields, where they differ (see
+ * {@code TableSchemaReader.DataColumn})
  */
-public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId, Optional<List<String>> mappedNames, boolean hidden)
+public record ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId, Optional<List<String>> mappedNames, boolean hidden, Optional<Type> physicalType)
         implements ColumnHandle
 {
     public ParquetBloomColumnHandle
@@ -29,6 +31,12 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
         requireNonNull(type, "type is null");
         requireNonNull(fieldId, "fieldId is null");
         mappedNames = requireNonNull(mappedNames, "mappedNames is null").map(List::copyOf);
+        requireNonNull(physicalType, "physicalType is null");
+    }
+
+    public ParquetBloomColumnHandle(String name, Type type, boolean partitionKey, OptionalInt fieldId, Optional<List<String>> mappedNames, boolean hidden)
+    {
+        this(name, type, partitionKey, fieldId, mappedNames, hidden, Optional.empty());
     }
 
     /**
@@ -36,7 +44,16 @@ public record ParquetBloomColumnHandle(String name, Type type, boolean partition
      */
     public static ParquetBloomColumnHandle dataColumn(TableSchemaReader.DataColumn column)
     {
-        return new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId(), column.mappedNames(), false);
+        return new ParquetBloomColumnHandle(column.name(), column.type(), false, column.fieldId(), column.mappedNames(), false, column.physicalType());
+    }
+
+    /**
+     * The type to read the column's files as: its own, or with the files' names of its struct fields (the values are
+     * the same, field by field).
+     */
+    public Type readType()
+    {
+        return physicalType.orElse(type);
     }
 
     /**

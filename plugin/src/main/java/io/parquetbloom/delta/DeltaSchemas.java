@@ -70,17 +70,15 @@ public final class DeltaSchemas
             JsonNode metadata = field.path("metadata");
             Optional<String> physicalName = Optional.ofNullable(metadata.get("delta.columnMapping.physicalName")).map(JsonNode::asText);
             OptionalInt id = metadata.has("delta.columnMapping.id") ? OptionalInt.of(metadata.get("delta.columnMapping.id").asInt()) : OptionalInt.empty();
-            Type type = type(table, name, field.get("type"), typeOperators);
+            Type type = type(table, name, field.get("type"), false, typeOperators);
+            // under column mapping a struct's fields have physical names in files too: read by those
+            Optional<Type> physicalType = !mode.equals("none") && hasStruct(type) ? Optional.of(type(table, name, field.get("type"), true, typeOperators)) : Optional.empty();
             columns.add(switch (mode) {
-                case "name" -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.empty(), Optional.of(List.of(physical(table, name, physicalName))));
-                case "id" -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.of(id.orElseThrow(() -> new TrinoException(PARQUET_BLOOM_BAD_DATA, "Delta Lake table %s: column %s has no column mapping id".formatted(table, name)))), Optional.of(List.of(physical(table, name, physicalName))));
+                case "name" -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.empty(), Optional.of(List.of(physical(table, name, physicalName))), physicalType);
+                case "id" -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.of(id.orElseThrow(() -> new TrinoException(PARQUET_BLOOM_BAD_DATA, "Delta Lake table %s: column %s has no column mapping id".formatted(table, name)))), Optional.of(List.of(physical(table, name, physicalName))), physicalType);
                 // files, partition values and statistics name the column as the schema spells it
                 default -> new DataColumn(name.toLowerCase(Locale.ROOT), type, OptionalInt.empty(), Optional.of(List.of(name)));
             });
-            if (!mode.equals("none") && hasStruct(type)) {
-                // a struct's fields have physical names of their own in files, which the reader does not map yet
-                throw new TrinoException(PARQUET_BLOOM_UNSUPPORTED_TABLE_FEATURE, "Delta Lake table %s: column %s is a struct under column mapping (mode '%s'), whose nested fields this connector does not map yet".formatted(table, name, mode));
-            }
         }
         return columns;
     }
@@ -109,19 +107,25 @@ public final class DeltaSchemas
         return physicalName.orElseThrow(() -> new TrinoException(PARQUET_BLOOM_BAD_DATA, "Delta Lake table %s: column %s has no physical name, though the table maps columns".formatted(table, column)));
     }
 
-    private static Type type(String table, String column, JsonNode type, TypeOperators typeOperators)
+    /**
+     * @param physical whether a struct's fields are named as files name them (their physical names, where the schema
+     * gives them)
+     */
+    private static Type type(String table, String column, JsonNode type, boolean physical, TypeOperators typeOperators)
     {
         if (type != null && type.isTextual()) {
             return primitive(table, column, type.asText());
         }
         String kind = type == null ? "" : type.path("type").asText();
         return switch (kind) {
-            case "array" -> new ArrayType(type(table, column, type.get("elementType"), typeOperators));
-            case "map" -> new MapType(type(table, column, type.get("keyType"), typeOperators), type(table, column, type.get("valueType"), typeOperators), typeOperators);
+            case "array" -> new ArrayType(type(table, column, type.get("elementType"), physical, typeOperators));
+            case "map" -> new MapType(type(table, column, type.get("keyType"), physical, typeOperators), type(table, column, type.get("valueType"), physical, typeOperators), typeOperators);
             case "struct" -> {
                 List<RowType.Field> fields = new ArrayList<>();
                 for (JsonNode field : type.path("fields")) {
-                    fields.add(RowType.field(field.path("name").asText().toLowerCase(Locale.ROOT), type(table, column, field.get("type"), typeOperators)));
+                    JsonNode physicalName = field.path("metadata").get("delta.columnMapping.physicalName");
+                    String name = physical && physicalName != null ? physicalName.asText() : field.path("name").asText();
+                    fields.add(RowType.field(name.toLowerCase(Locale.ROOT), type(table, column, field.get("type"), physical, typeOperators)));
                 }
                 yield RowType.from(fields);
             }

@@ -2,10 +2,13 @@ package io.parquetbloom.table;
 
 import com.google.inject.Inject;
 import io.trino.spi.type.BigintType;
+import io.trino.spi.type.DateType;
+import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.IntegerType;
 import io.trino.spi.type.RealType;
 import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
 import org.apache.parquet.schema.MessageType;
@@ -34,6 +37,13 @@ public final class FileColumnResolver
                 implements Resolution {}
 
         record Mismatch(org.apache.parquet.schema.Type field, Optional<Type> fileType)
+                implements Resolution {}
+
+        /**
+         * A field the reader reads in {@code fileType} and converts to the table's type ({@link #converts}): read,
+         * but never pruned by (its statistics, filters and dictionaries hold values of the file's type).
+         */
+        record Widened(org.apache.parquet.schema.Type field, Type fileType)
                 implements Resolution {}
     }
 
@@ -83,10 +93,21 @@ public final class FileColumnResolver
             return new Resolution.Missing();
         }
         Optional<Type> fileType = typeMapping.toTrinoType(field);
+        if (fileType.isPresent() && field.isPrimitive() && converts(fileType.get(), type)) {
+            return new Resolution.Widened(field, fileType.get());
+        }
         if (fileType.isEmpty() || !readableAs(fileType.get(), type)) {
             return new Resolution.Mismatch(field, fileType);
         }
         return new Resolution.Match(field);
+    }
+
+    /**
+     * The type this connector reads a file's field as, if it reads it.
+     */
+    public Optional<Type> fileType(org.apache.parquet.schema.Type field)
+    {
+        return typeMapping.toTrinoType(field);
     }
 
     private static boolean hasFieldIds(MessageType fileSchema)
@@ -116,6 +137,29 @@ public final class FileColumnResolver
     }
 
     /**
+     * Whether a column of {@code fileType} is read as {@code tableType} by converting each value after reading, as a
+     * table format widens a column's type (Delta Lake's type widening, Iceberg's promotions) where trino-parquet does
+     * not read the file's values as the wider type itself: an integer up to {@code integer} as {@code double}; an
+     * integer as a {@code decimal} with room for all its digits; a {@code decimal} as one of no smaller scale and
+     * no fewer integer digits; a {@code date} as {@code timestamp(6)}.
+     */
+    public static boolean converts(Type fileType, Type tableType)
+    {
+        if (tableType instanceof DoubleType) {
+            return integerRank(fileType) > 0 && integerRank(fileType) <= 3;
+        }
+        if (tableType instanceof DecimalType decimal) {
+            if (integerRank(fileType) > 0) {
+                return decimal.getPrecision() - decimal.getScale() >= INTEGER_DIGITS[integerRank(fileType)];
+            }
+            return fileType instanceof DecimalType narrow && !narrow.equals(decimal)
+                    && decimal.getScale() >= narrow.getScale()
+                    && decimal.getPrecision() - decimal.getScale() >= narrow.getPrecision() - narrow.getScale();
+        }
+        return fileType instanceof DateType && tableType.equals(TimestampType.TIMESTAMP_MICROS);
+    }
+
+    /**
      * Whether a column of {@code fileType} is read as {@code tableType} by widening (a narrower integer, a REAL).
      */
     public static boolean widens(Type fileType, Type tableType)
@@ -136,6 +180,9 @@ public final class FileColumnResolver
         }
         return Optional.empty();
     }
+
+    // the decimal digits of the largest value of each integer rank (tinyint, smallint, integer, bigint)
+    private static final int[] INTEGER_DIGITS = {0, 3, 5, 10, 19};
 
     private static int integerRank(Type type)
     {

@@ -43,8 +43,10 @@ public class TableSchemaReader
      *
      * @param mappedNames where a table format maps names to ids (Iceberg's name mapping), the names a file written
      * without ids may give this column (none: the file lacks it); empty where there is no mapping (matched by name)
+     * @param physicalType where files name the fields of a struct otherwise than the table does (Delta Lake's column
+     * mapping), the column's type with the files' names: what the reader asks files for, its values of {@code type}
      */
-    public record DataColumn(String name, Type type, OptionalInt fieldId, Optional<List<String>> mappedNames)
+    public record DataColumn(String name, Type type, OptionalInt fieldId, Optional<List<String>> mappedNames, Optional<Type> physicalType)
     {
         public DataColumn
         {
@@ -52,6 +54,12 @@ public class TableSchemaReader
             requireNonNull(type, "type is null");
             requireNonNull(fieldId, "fieldId is null");
             mappedNames = requireNonNull(mappedNames, "mappedNames is null").map(List::copyOf);
+            requireNonNull(physicalType, "physicalType is null");
+        }
+
+        public DataColumn(String name, Type type, OptionalInt fieldId, Optional<List<String>> mappedNames)
+        {
+            this(name, type, fieldId, mappedNames, Optional.empty());
         }
 
         public DataColumn(String name, Type type, OptionalInt fieldId)

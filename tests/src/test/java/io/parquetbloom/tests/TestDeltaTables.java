@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,13 +135,26 @@ final class TestDeltaTables
     {
         assertThatThrownBy(() -> computeActual("SELECT * FROM lake.golden.data_reader_partition_values"))
                 .hasMessageContaining("partition column as_timestamp is of type timestamp(6) with time zone, which this connector does not read as a partition yet");
-        assertThatThrownBy(() -> computeActual("SELECT * FROM lake.golden.table_with_columnmapping_mode_name"))
-                .hasMessageContaining("under column mapping (mode 'name'), whose nested fields this connector does not map yet");
     }
 
     /**
-     * Type widening (the {@code typeWidening} feature): integers and floats read widened from files written with the
-     * narrower type.
+     * Column mapping by name reaches into structs (in arrays and maps too): their fields have physical names in files.
+     */
+    @Test
+    void nestedFieldsByTheirPhysicalNames()
+    {
+        assertThat(computeScalar("SELECT count(*) FROM lake.golden.table_with_columnmapping_mode_name")).isEqualTo(6L);
+        assertThat(computeActual("SELECT integertype, stringtype, nested_struct.aa, nested_struct.ac.aca, array_of_structs[1].ab, map_of_rows[4].ab, " +
+                "struct_of_arrays_maps_of_structs.aa[2], array_of_prims[2] FROM lake.golden.table_with_columnmapping_mode_name WHERE integertype = 3").getMaterializedRows())
+                .containsExactly(new MaterializedRow(List.of(3, "3", "3", 3, 3, 60L, 4, 4)));
+        assertThat(computeScalar("SELECT count(*) FROM lake.golden.table_with_columnmapping_mode_name WHERE nested_struct IS NULL")).isEqualTo(1L);
+        // Spark's timestamps (INT64 micros, adjusted to UTC) as timestamp(6) with time zone
+        assertThat(computeScalar("SELECT count(*) FROM lake.golden.table_with_columnmapping_mode_name WHERE timestamptype = from_iso8601_timestamp('1970-01-01T00:00:00.003Z')")).isEqualTo(1L);
+    }
+
+    /**
+     * Type widening (the {@code typeWidening} feature): every widening the feature defines, read from files written with
+     * the narrower type.
      */
     @Test
     void typeWideningReadsNarrowerFiles()
@@ -149,14 +163,24 @@ final class TestDeltaTables
                 new MaterializedRow(List.of(1L, 2L, (double) 3.4f)),
                 new MaterializedRow(List.of(Long.MAX_VALUE, Long.MAX_VALUE, 1.234567890123)));
         assertThat(computeScalar("SELECT count(*) FROM lake.golden.type_widening WHERE int_long = 2")).isEqualTo(1L);
-        for (String column : List.of("byte_double", "short_double", "int_double", "decimal_decimal_same_scale", "decimal_decimal_greater_scale", "byte_decimal", "short_decimal", "int_decimal", "long_decimal", "date_timestamp_ntz")) {
-            try {
-                System.out.println("[delta] type widening " + column + ": " + computeActual("SELECT %s FROM lake.golden.type_widening".formatted(column)).getOnlyColumnAsSet());
-            }
-            catch (RuntimeException e) {
-                System.out.println("[delta] type widening " + column + ": " + e.getMessage());
-            }
-        }
+        // widenings trino-parquet does not read by itself: the file's values converted after reading
+        Map<String, List<String>> widened = new LinkedHashMap<>();
+        widened.put("byte_double", List.of("5.0E0", "1.234567890123E0"));
+        widened.put("short_double", List.of("6.0E0", "1.234567890123E0"));
+        widened.put("int_double", List.of("7.0E0", "1.234567890123E0"));
+        widened.put("decimal_decimal_same_scale", List.of("123.45", "12345678901234.56"));
+        widened.put("decimal_decimal_greater_scale", List.of("67.89000", "12345678901.23456"));
+        widened.put("byte_decimal", List.of("1.0", "123.4"));
+        widened.put("short_decimal", List.of("2.0", "12345.6"));
+        widened.put("int_decimal", List.of("3.0", "1234567890.1"));
+        widened.put("long_decimal", List.of("4.0", "123456789012345678.9"));
+        widened.put("date_timestamp_ntz", List.of("2024-09-09 00:00:00.000000", "2024-09-09 12:34:56.123456"));
+        widened.forEach((column, values) -> assertThat(computeActual("SELECT CAST(%s AS varchar) FROM lake.golden.type_widening ORDER BY byte_long".formatted(column)).getOnlyColumn().toList())
+                .as(column).isEqualTo(values));
+        // a predicate on a widened column: the older file's statistics and filters are of its own type, and prune nothing
+        assertThat(computeScalar("SELECT count(*) FROM lake.golden.type_widening WHERE int_double = 7")).isEqualTo(1L);
+        assertThat(computeScalar("SELECT count(*) FROM lake.golden.type_widening WHERE byte_decimal = 1.0")).isEqualTo(1L);
+        assertThat(computeScalar("SELECT count(*) FROM lake.golden.type_widening WHERE date_timestamp_ntz = TIMESTAMP '2024-09-09 00:00:00'")).isEqualTo(1L);
     }
 
     /**

@@ -313,7 +313,7 @@ public final class ParquetBloomPageSource
             return this;
         }
 
-        Builder addConvertedColumn(int sourceChannel, UnsignedConversion conversion)
+        Builder addConvertedColumn(int sourceChannel, ColumnConversion conversion)
         {
             columns.add(new ProjectedColumn.Converted(sourceChannel, conversion));
             return this;

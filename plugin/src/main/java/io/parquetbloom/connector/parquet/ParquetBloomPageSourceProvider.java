@@ -398,7 +398,7 @@ public final class ParquetBloomPageSourceProvider
         for (ParquetBloomColumnHandle column : columns) {
             org.apache.parquet.schema.Type field = fields.get(column);
             Domain domain = domains.get(column.name());
-            if (field == null || domain == null || !field.isPrimitive() || unsignedConversion(column, field).isPresent() || !added.add(field.getName())) {
+            if (field == null || domain == null || !field.isPrimitive() || conversion(column, field).isPresent() || !added.add(field.getName())) {
                 continue;
             }
             Column readerColumn = readerColumnsByName.get(field.getName());
@@ -473,8 +473,8 @@ public final class ParquetBloomPageSourceProvider
         for (int channel = 0; channel < columns.size(); channel++) {
             ParquetBloomColumnHandle column = columns.get(channel);
             org.apache.parquet.schema.Type field = fields.get(column);
-            Optional<UnsignedConversion> conversion = unsignedConversion(column, field);
-            Type readerType = conversion.map(UnsignedConversion::readerType).orElse(column.type());
+            Optional<ColumnConversion> conversion = conversion(column, field);
+            Type readerType = conversion.map(ColumnConversion::readerType).orElse(column.readType());
             Optional<Field> readerField = field == null ? Optional.empty() : constructField(readerType, lookupColumnByName(messageColumnIO, field.getName()));
             if (readerField.isEmpty()) {
                 pageSource.addConstantColumn(constantBlock(column, partitionValues, path));
@@ -576,16 +576,19 @@ public final class ParquetBloomPageSourceProvider
     /**
      * How a top-level unsigned integer column is read: as its signed counterpart, then converted.
      */
-    private static Optional<UnsignedConversion> unsignedConversion(ParquetBloomColumnHandle column, org.apache.parquet.schema.Type field)
+    private Optional<ColumnConversion> conversion(ParquetBloomColumnHandle column, org.apache.parquet.schema.Type field)
     {
         if (field == null || !field.isPrimitive()) {
             return Optional.empty();
         }
         OptionalInt width = UnsignedIntegers.unsignedWidth(field.asPrimitiveType());
-        if (width.isEmpty()) {
-            return Optional.empty();
+        if (width.isPresent()) {
+            return Optional.of(UnsignedConversion.of(width.getAsInt(), column.type()));
         }
-        return Optional.of(UnsignedConversion.of(width.getAsInt(), column.type()));
+        // a type a table format widened since the file was written
+        return resolver.fileType(field)
+                .filter(fileType -> FileColumnResolver.converts(fileType, column.type()))
+                .map(fileType -> new WideningConversion(fileType, column.type()));
     }
 
     /**
@@ -597,9 +600,10 @@ public final class ParquetBloomPageSourceProvider
         if (column.fromListing()) {
             return Optional.empty();
         }
-        return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), fileSchema)) {
+        return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.readType(), fileSchema)) {
             case FileColumnResolver.Resolution.Missing _ -> Optional.empty();
             case FileColumnResolver.Resolution.Match match -> Optional.of(match.field());
+            case FileColumnResolver.Resolution.Widened widened -> Optional.of(widened.field());
             case FileColumnResolver.Resolution.Mismatch mismatch -> throw new TrinoException(PARQUET_BLOOM_SCHEMA_MISMATCH, "Column %s of file %s has Parquet type %s (%s); the table declares %s".formatted(
                     column.name(), path, mismatch.field().toString().trim(), mismatch.fileType().map(Type::getDisplayName).orElse("unsupported"), column.type().getDisplayName()));
         };

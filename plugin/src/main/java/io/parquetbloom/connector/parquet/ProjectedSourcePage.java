@@ -13,7 +13,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The columns the engine asked for: those read from the file (unsigned integers converted, see
- * {@link UnsignedConversion}), plus constant ones (partition values, and NULL for columns a file does not have) as
+ * {@link ColumnConversion}), plus constant ones (partition values, and NULL for columns a file does not have) as
  * run-length blocks.
  */
 final class ProjectedSourcePage
@@ -27,7 +27,7 @@ final class ProjectedSourcePage
         record Source(int sourceChannel)
                 implements ProjectedColumn {}
 
-        record Converted(int sourceChannel, UnsignedConversion conversion)
+        record Converted(int sourceChannel, ColumnConversion conversion)
                 implements ProjectedColumn
         {
             public Converted

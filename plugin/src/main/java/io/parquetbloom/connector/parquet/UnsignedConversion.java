@@ -19,21 +19,21 @@ import static java.util.Objects.requireNonNull;
  * @param type the column's type in the output (the table's type)
  */
 record UnsignedConversion(int width, Type type)
+        implements ColumnConversion
 {
     UnsignedConversion
     {
         requireNonNull(type, "type is null");
     }
 
-    /**
-     * The type to ask trino-parquet for.
-     */
-    Type readerType()
+    @Override
+    public Type readerType()
     {
         return width == 64 ? BIGINT : type;
     }
 
-    Block convert(Block block)
+    @Override
+    public Block convert(Block block)
     {
         Type input = readerType();
         BlockBuilder builder = type.createBlockBuilder(null, block.getPositionCount());
