@@ -1,6 +1,8 @@
 package io.parquetbloom.pruning;
 
+import io.airlift.slice.Slice;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.VariableWidthBlock;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
@@ -15,7 +17,10 @@ import io.trino.spi.type.UuidType;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import static io.trino.spi.type.TypeUtils.readNativeValue;
@@ -31,17 +36,39 @@ public final class DomainValueMatcher
     private final Type type;
     private final Domain domain;
     private final Set<Object> discreteValues;
+    // the same values, asked without allocating, for byte strings and for integers held as longs
+    private final DiscreteValueSet discreteBytes;
+    private final DiscreteValueSet discreteLongs;
 
     public DomainValueMatcher(Type type, Domain domain)
     {
         this.type = requireNonNull(type, "type is null");
         this.domain = requireNonNull(domain, "domain is null");
-        if (domain.getValues().isDiscreteSet() && nativeEqualityIsSqlEquality(type)) {
-            discreteValues = new HashSet<>(domain.getValues().getDiscreteSet());
-        }
-        else {
-            discreteValues = null;
-        }
+        boolean discrete = domain.getValues().isDiscreteSet() && nativeEqualityIsSqlEquality(type);
+        discreteValues = discrete ? new HashSet<>(domain.getValues().getDiscreteSet()) : null;
+        discreteBytes = discrete && isByteString(type) ? DiscreteValueSet.ofSlices(castAll(domain.getValues().getDiscreteSet(), Slice.class)) : null;
+        discreteLongs = discrete && type.getJavaType() == long.class ? DiscreteValueSet.ofLongs(castAll(domain.getValues().getDiscreteSet(), Long.class)) : null;
+    }
+
+    /**
+     * The values of a discrete domain of a byte-string type (VARCHAR, VARBINARY), or empty.
+     */
+    public Optional<DiscreteValueSet> discreteByteStrings()
+    {
+        return Optional.ofNullable(discreteBytes);
+    }
+
+    /**
+     * The values of a discrete domain of a type held as a long (BIGINT, INTEGER, DATE, ...), or empty.
+     */
+    public Optional<DiscreteValueSet> discreteLongs()
+    {
+        return Optional.ofNullable(discreteLongs);
+    }
+
+    public Domain domain()
+    {
+        return domain;
     }
 
     public boolean anyMatch(Block block)
@@ -62,8 +89,25 @@ public final class DomainValueMatcher
         if (block.isNull(position)) {
             return domain.isNullAllowed();
         }
+        if (discreteBytes != null && block.getUnderlyingValueBlock() instanceof VariableWidthBlock values) {
+            int valuePosition = block.getUnderlyingValuePosition(position);
+            return discreteBytes.containsBytes(values.getRawSlice(), values.getRawSliceOffset(valuePosition), values.getSliceLength(valuePosition));
+        }
+        if (discreteLongs != null) {
+            return discreteLongs.containsLong(type.getLong(block, position));
+        }
         Object value = readNativeValue(type, block, position);
         return discreteValues != null ? discreteValues.contains(value) : domain.includesNullableValue(value);
+    }
+
+    private static boolean isByteString(Type type)
+    {
+        return type instanceof VarcharType || type instanceof VarbinaryType;
+    }
+
+    private static <T> List<T> castAll(Collection<Object> values, Class<T> type)
+    {
+        return values.stream().map(type::cast).toList();
     }
 
     private static boolean nativeEqualityIsSqlEquality(Type type)

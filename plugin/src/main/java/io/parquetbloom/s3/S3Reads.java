@@ -3,9 +3,9 @@ package io.parquetbloom.s3;
 import io.parquetbloom.s3.S3ObjectStore.StoredObject;
 import io.trino.spi.TrinoException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.RetryableException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -13,6 +13,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
@@ -85,8 +87,8 @@ final class S3Reads
         long start = System.nanoTime();
         byte[] bytes;
         try {
-            ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(request);
-            bytes = response.asByteArrayUnsafe();
+            // read straight into an array of the length asked for: the SDK's byte transformer grows a buffer and copies it
+            bytes = client.getObject(request, (response, body) -> readUpTo(body, length));
         }
         catch (SdkException e) {
             stats.recordGet(0);
@@ -105,11 +107,37 @@ final class S3Reads
         }
         stats.recordGet(bytes.length);
         nodeStats.recordGet(bytes.length);
+        if (bytes.length > length) {
+            throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Long read of %s: asked for %d bytes at %d, got more (the server did not answer the range asked for)".formatted(location, length, position));
+        }
         if (bytes.length != length) {
             throw new TrinoException(PARQUET_BLOOM_BAD_DATA, "Short read of %s: asked for %d bytes at %d, got %d (the object is shorter than its metadata says)".formatted(location, length, position, bytes.length));
         }
         hedger.ifPresent(hedger -> hedger.recordLatency(length, System.nanoTime() - start));
         return bytes;
+    }
+
+    /**
+     * The body's bytes, at most {@code length} of them; one more where the body is longer than asked, so that the
+     * caller sees it is not the range it asked for.
+     */
+    private static byte[] readUpTo(InputStream body, int length)
+    {
+        try {
+            byte[] bytes = new byte[length];
+            int read = body.readNBytes(bytes, 0, length);
+            if (read < length) {
+                return Arrays.copyOf(bytes, read);
+            }
+            if (body.read() != -1) {
+                return Arrays.copyOf(bytes, length + 1);
+            }
+            return bytes;
+        }
+        catch (IOException e) {
+            // a body cut short is retried, as the SDK's own byte transformer has it retried
+            throw RetryableException.builder().message("Failed to read response.").cause(e).build();
+        }
     }
 
     /**

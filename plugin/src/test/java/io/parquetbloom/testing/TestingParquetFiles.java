@@ -1,6 +1,7 @@
 package io.parquetbloom.testing;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.format.FileMetaData;
@@ -18,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
@@ -76,6 +78,41 @@ public final class TestingParquetFiles
                 .withBloomFilterNDV("Seq", 1_000), (groups, writer) -> {
                     for (int i = 0; i < rowGroups * rowsPerRowGroup; i++) {
                         writer.write(groups.newGroup().append("deviceId", "device-" + i).append("Seq", (long) i));
+                    }
+                });
+    }
+
+    private static final MessageType KEYS = MessageTypeParser.parseMessageType("message m { optional binary key (STRING); required int64 num; optional int32 small; required binary raw; }");
+
+    /**
+     * Rows of random keys for matching on encoded pages: {@code key} ({@code "key-" + n}, NULL about every ninth row),
+     * {@code num} ({@code n}), {@code small} (between -50 and 49, NULL about every fifth row) and {@code raw} (the
+     * bytes of {@code key}, the empty string where it is NULL), {@code n} drawn from {@code [0, distinct)}; with or
+     * without dictionaries (which parquet-java leaves for PLAIN, or for the DELTA encodings of its version 2 pages,
+     * once a dictionary passes 4 KiB), in pages of at most {@code pageRows} rows.
+     */
+    public static byte[] keys(long seed, int rowGroups, int rowsPerRowGroup, int pageRows, int distinct, boolean dictionary, boolean version2)
+    {
+        SplittableRandom random = new SplittableRandom(seed);
+        return write(KEYS, builder -> builder
+                .withRowGroupRowCountLimit(rowsPerRowGroup)
+                .withPageRowCountLimit(pageRows)
+                .withMinRowCountForPageSizeCheck(1)
+                .withDictionaryEncoding(dictionary)
+                .withDictionaryPageSize(4096)
+                .withWriterVersion(version2 ? ParquetProperties.WriterVersion.PARQUET_2_0 : ParquetProperties.WriterVersion.PARQUET_1_0), (groups, writer) -> {
+                    for (int i = 0; i < rowGroups * rowsPerRowGroup; i++) {
+                        long n = random.nextInt(distinct);
+                        Group group = groups.newGroup().append("num", n);
+                        boolean keyIsNull = random.nextInt(9) == 0;
+                        if (!keyIsNull) {
+                            group.append("key", "key-" + n);
+                        }
+                        if (random.nextInt(5) != 0) {
+                            group.append("small", random.nextInt(100) - 50);
+                        }
+                        group.append("raw", keyIsNull ? "" : "key-" + n);
+                        writer.write(group);
                     }
                 });
     }

@@ -73,7 +73,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles, List<Integer> loadLevels, List<Integer> loadSeconds, Optional<List<String>> loadCatalogs, boolean scaledBudget, Optional<Integer> maxConcurrency) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles, List<Integer> loadLevels, List<Integer> loadSeconds, Optional<List<String>> loadCatalogs, boolean scaledBudget, Optional<Integer> maxConcurrency, int workers) {}
 
     /**
      * @param faults per query, under {@code --faults}: faults injected into its GETs, and (ours only, -1 for Hive)
@@ -189,6 +189,9 @@ public final class LookupBenchmark
         @Option(names = "--max-concurrency", description = "the coordinator's query.max-concurrent-queries: queries beyond it queue in Trino (default: Trino's, 1000)")
         Integer maxConcurrency;
 
+        @Option(names = "--workers", defaultValue = "0", description = "worker nodes beside the coordinator (0: the coordinator does everything) (default: ${DEFAULT-VALUE})")
+        int workers;
+
         @Option(names = "--scaled-budget", description = "the metadata budget scaled as the rows are: our catalogs get metadata-cache.max-size of 256 MB x rows per row group / 250,000, and parquet_bloom@scaled[+disk] run the per-file path at it")
         boolean scaledBudget;
 
@@ -225,7 +228,7 @@ public final class LookupBenchmark
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), catalogs, Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
                 catalogs.stream().anyMatch(MetadataBudgets::isVariant), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles,
-                List.copyOf(flags.loadLevels), List.copyOf(flags.loadSeconds), Optional.ofNullable(flags.loadCatalogs).map(List::copyOf), flags.scaledBudget, Optional.ofNullable(flags.maxConcurrency));
+                List.copyOf(flags.loadLevels), List.copyOf(flags.loadSeconds), Optional.ofNullable(flags.loadCatalogs).map(List::copyOf), flags.scaledBudget, Optional.ofNullable(flags.maxConcurrency), flags.workers);
     }
 
     private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions, long stallMillis)
@@ -318,7 +321,7 @@ public final class LookupBenchmark
             }
 
             Session session = testSessionBuilder().setCatalog("lake").setSchema("telemetry").build();
-            DistributedQueryRunner.Builder<?> builder = DistributedQueryRunner.builder(session).setWorkerCount(0);
+            DistributedQueryRunner.Builder<?> builder = DistributedQueryRunner.builder(session).setWorkerCount(options.workers());
             options.maxConcurrency().ifPresent(limit -> builder.addExtraProperty("query.max-concurrent-queries", String.valueOf(limit)));
             try (DistributedQueryRunner runner = builder.build()) {
                 runner.installPlugin(new ParquetBloomPlugin());

@@ -303,7 +303,7 @@ public final class SoakBenchmark
         return (Long) ((CompositeData) server.getAttribute(memory, "HeapMemoryUsage")).get("used");
     }
 
-    private static long percentile(List<Long> sorted, double quantile)
+    static long percentile(List<Long> sorted, double quantile)
     {
         if (sorted.isEmpty()) {
             return 0;
@@ -311,7 +311,7 @@ public final class SoakBenchmark
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(quantile * sorted.size()) - 1));
     }
 
-    private static int freePort()
+    static int freePort()
             throws IOException
     {
         try (ServerSocket socket = new ServerSocket(0)) {

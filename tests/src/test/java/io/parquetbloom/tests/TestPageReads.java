@@ -184,6 +184,9 @@ final class TestPageReads
         assertThat(metrics.get("offsetIndexCacheHits")).isEqualTo(3);
         assertThat(metrics.get("rowGroupsReadByPages")).isEqualTo(1);
         assertThat(metrics.get("rowGroupsReadWholeOffsetIndexUncached")).isZero();
+        // the key chunk's rows holding the key found on its encoded pages, none decoded
+        assertThat(metrics.get("rowGroupsProbedEncoded")).isEqualTo(1);
+        assertThat(metrics.get("encodedProbesUnreadable")).isZero();
         // k, v and w: one page each read, 15 each not
         assertThat(metrics.get("pagesRead")).isEqualTo(3);
         assertThat(metrics.get("pagesSkipped")).isEqualTo(45);

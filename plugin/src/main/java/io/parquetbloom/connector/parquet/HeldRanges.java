@@ -1,5 +1,8 @@
 package io.parquetbloom.connector.parquet;
 
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +43,14 @@ public final class HeldRanges
             int from = toIntExact(offset - entry.getKey());
             return Arrays.copyOfRange(entry.getValue(), from, from + length);
         });
+    }
+
+    /**
+     * The bytes {@code [offset, offset + length)} where one range holds them all, not copied.
+     */
+    public Optional<Slice> view(long offset, int length)
+    {
+        return holder(offset, length).map(entry -> Slices.wrappedBuffer(entry.getValue(), toIntExact(offset - entry.getKey()), length));
     }
 
     /**

@@ -25,6 +25,8 @@ public final class PageReadStats
     public static final String KEY_PAGES_UNUSABLE = "keyPagesUnusable";
     public static final String KEY_PAGES_UNCACHED = "keyPagesUncached";
     public static final String ROW_GROUPS_READ_WHOLE_OFFSET_INDEX_UNCACHED = "rowGroupsReadWholeOffsetIndexUncached";
+    public static final String ROW_GROUPS_PROBED_ENCODED = "rowGroupsProbedEncoded";
+    public static final String ENCODED_PROBES_UNREADABLE = "encodedProbesUnreadable";
 
     // the data source's metrics of how row groups were read, which a split read by pages reports from here instead
     static final Set<String> REPLACED_READER_METRICS = Set.of(S3ParquetDataSource.KEY_FIRST_METRIC, S3ParquetDataSource.WHOLE_METRIC, S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC);
@@ -43,6 +45,8 @@ public final class PageReadStats
     private long keyPagesUnusable;
     private long keyPagesUncached;
     private long rowGroupsReadWholeOffsetIndexUncached;
+    private long rowGroupsProbedEncoded;
+    private long encodedProbesUnreadable;
 
     /**
      * A row group probed by its filter columns.
@@ -63,6 +67,19 @@ public final class PageReadStats
         pagesRead += pages;
         pagesSkipped += skippedPages;
         pageBytesSkipped += skippedBytes;
+    }
+
+    /**
+     * How a row group's filter columns were probed: on their encoded pages, or decoded (after the encoded pages held
+     * something the matcher does not read).
+     */
+    synchronized void addProbeKind(RowMatchProbe.ProbeKind how)
+    {
+        switch (how) {
+            case ENCODED -> rowGroupsProbedEncoded++;
+            case DECODED_AFTER_ENCODED_FAILED -> encodedProbesUnreadable++;
+            case DECODED -> {}
+        }
     }
 
     /**
@@ -128,6 +145,8 @@ public final class PageReadStats
                 .put(ROW_GROUPS_PROBED_BY_KEY_PAGES, new LongCount(rowGroupsProbedByKeyPages))
                 .put(KEY_PAGES_UNUSABLE, new LongCount(keyPagesUnusable))
                 .put(KEY_PAGES_UNCACHED, new LongCount(keyPagesUncached))
+                .put(ROW_GROUPS_PROBED_ENCODED, new LongCount(rowGroupsProbedEncoded))
+                .put(ENCODED_PROBES_UNREADABLE, new LongCount(encodedProbesUnreadable))
                 .putAll(toPrefetchMetrics())
                 .buildOrThrow();
     }

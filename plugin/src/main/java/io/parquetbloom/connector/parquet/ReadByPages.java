@@ -159,6 +159,7 @@ final class ReadByPages
                     .probe(targets, (probed, bytes) -> {
                         pruningStats.addRowGroupsRead(1);
                         pageStats.addProbed(probed.matchedRows().length > 0, otherChunkBytes(split, probed.rowGroup()));
+                        pageStats.addProbeKind(probed.how());
                         matches.record(probed.matchedRows().length > 0);
                         if (probed.complete()) {
                             recordNoMatch(split, probed, pruningStats);

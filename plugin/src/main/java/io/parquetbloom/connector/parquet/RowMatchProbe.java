@@ -1,17 +1,22 @@
 package io.parquetbloom.connector.parquet;
 
+import io.airlift.slice.Slice;
 import io.parquetbloom.pruning.DomainValueMatcher;
 import io.parquetbloom.s3.MergedRanges;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
+import io.trino.parquet.ChunkReader;
 import io.trino.parquet.Column;
 import io.trino.parquet.DiskRange;
 import io.trino.parquet.ParquetCorruptionException;
+import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.PrimitiveField;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
+import io.trino.parquet.reader.ChunkedInputStream;
+import io.trino.parquet.reader.PageReader;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.spi.block.Block;
@@ -21,6 +26,7 @@ import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,13 +53,19 @@ final class RowMatchProbe
     /**
      * A filter column the probe reads, and the predicate its values are tested against.
      */
-    record ProbeColumn(Column column, PrimitiveField field, DomainValueMatcher matcher)
+    record ProbeColumn(Column column, PrimitiveField field, DomainValueMatcher matcher, Optional<EncodedKeyMatch> encoded)
     {
         ProbeColumn
         {
             requireNonNull(column, "column is null");
             requireNonNull(field, "field is null");
             requireNonNull(matcher, "matcher is null");
+            requireNonNull(encoded, "encoded is null");
+        }
+
+        ProbeColumn(Column column, PrimitiveField field, DomainValueMatcher matcher)
+        {
+            this(column, field, matcher, EncodedKeyMatch.of(field, matcher));
         }
     }
 
@@ -87,8 +99,17 @@ final class RowMatchProbe
      * @param matchedRows the rows (positions in the row group, ascending) whose every probed value matches
      * @param columnMatched for each probed column, whether any of its values matched
      * @param complete whether every row of the row group was probed (not only some pages)
+     * @param how whether the values were decoded or matched on their encoded pages
      */
-    record Probed(int rowGroup, long[] matchedRows, boolean[] columnMatched, boolean complete) {}
+    record Probed(int rowGroup, long[] matchedRows, boolean[] columnMatched, boolean complete, ProbeKind how) {}
+
+    enum ProbeKind
+    {
+        DECODED,
+        ENCODED,
+        // the encoded pages held something the matcher does not read: decoded by the reader instead
+        DECODED_AFTER_ENCODED_FAILED,
+    }
 
     interface ProbeConsumer
     {
@@ -203,6 +224,99 @@ final class RowMatchProbe
     private Probed probeRowGroup(Target target, HeldRanges held)
             throws IOException
     {
+        if (target.pages().isEmpty() && target.columns().stream().allMatch(column -> column.encoded().isPresent())) {
+            try {
+                Optional<Probed> encoded = probeEncoded(target, held);
+                if (encoded.isPresent()) {
+                    return encoded.get();
+                }
+            }
+            catch (RuntimeException e) {
+                // a page the matcher does not read, or bytes it cannot make sense of: the reader reads the row group,
+                // and fails with its own error where the file is damaged
+                return probeDecoded(target, held, ProbeKind.DECODED_AFTER_ENCODED_FAILED);
+            }
+        }
+        return probeDecoded(target, held, ProbeKind.DECODED);
+    }
+
+    /**
+     * The row group's matching rows found on the encoded pages of its filter columns' chunks, held whole; empty where
+     * a chunk is not held in one piece (larger than the window or a read).
+     */
+    private Optional<Probed> probeEncoded(Target target, HeldRanges held)
+    {
+        List<ProbeColumn> columns = target.columns();
+        long rowCount = target.info().prunedBlockMetadata().getRowCount();
+        boolean[] columnMatched = new boolean[columns.size()];
+        long[] matched = null;
+        for (int channel = 0; channel < columns.size(); channel++) {
+            ProbeColumn column = columns.get(channel);
+            ColumnChunkMetadata chunk;
+            try {
+                chunk = target.info().prunedBlockMetadata().getColumnChunkMetaData(column.field().getDescriptor());
+            }
+            catch (ParquetCorruptionException e) {
+                throw new UncheckedIOException(e);
+            }
+            Optional<Slice> bytes = held.view(chunk.getStartingPos(), toIntExact(chunk.getTotalSize()));
+            if (bytes.isEmpty()) {
+                return Optional.empty();
+            }
+            PageReader pages = PageReader.createPageReader(new ParquetDataSourceId(object.location().toString()), new ChunkedInputStream(List.of(new HeldChunk(chunk.getStartingPos(), bytes.get()))),
+                    chunk, column.field().getDescriptor(), null, createdBy, Optional.empty(), options.getMaxPageReadSize().toBytes());
+            long[] rows = column.encoded().orElseThrow().matchingRows(pages, rowCount);
+            columnMatched[channel] = rows.length > 0;
+            matched = matched == null ? rows : intersection(matched, rows);
+        }
+        return Optional.of(new Probed(target.rowGroup(), matched, columnMatched, true, ProbeKind.ENCODED));
+    }
+
+    private static long[] intersection(long[] left, long[] right)
+    {
+        long[] result = new long[Math.min(left.length, right.length)];
+        int count = 0;
+        for (int i = 0, j = 0; i < left.length && j < right.length; ) {
+            if (left[i] == right[j]) {
+                result[count++] = left[i];
+                i++;
+                j++;
+            }
+            else if (left[i] < right[j]) {
+                i++;
+            }
+            else {
+                j++;
+            }
+        }
+        return Arrays.copyOf(result, count);
+    }
+
+    /**
+     * A held piece of a file as the reader's chunk reader.
+     */
+    private record HeldChunk(long diskOffset, Slice bytes)
+            implements ChunkReader
+    {
+        @Override
+        public long getDiskOffset()
+        {
+            return diskOffset;
+        }
+
+        @Override
+        public Slice read()
+        {
+            return bytes;
+        }
+
+        @Override
+        public void free() {}
+    }
+
+    private Probed probeDecoded(Target target, HeldRanges held, ProbeKind how)
+            throws IOException
+    {
         List<ProbeColumn> columns = target.columns();
         long rowCount = target.info().prunedBlockMetadata().getRowCount();
         // a row group of its own, its rows numbered from 0; the rows read are those of the pages probed, if any
@@ -238,7 +352,7 @@ final class RowMatchProbe
         if (read != positions.count(rowCount)) {
             throw new ParquetCorruptionException(dataSource.getId(), "Row group has %s rows to read but %s were read", positions.count(rowCount), read);
         }
-        return new Probed(target.rowGroup(), Arrays.copyOf(matched, matchedCount), columnMatched, target.pages().isEmpty());
+        return new Probed(target.rowGroup(), Arrays.copyOf(matched, matchedCount), columnMatched, target.pages().isEmpty(), how);
     }
 
     /**

@@ -75,6 +75,7 @@ final class TestDifferentialPruning
     private CountingProxy noEtags;
     private RandomTable movedTarget;
     private long partitionListingFallbacks;
+    private long encodedProbesUnreadable;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -333,7 +334,7 @@ final class TestDifferentialPruning
         assertThat(tables).filteredOn(RandomTable::evolves).extracting(table -> table.widenedColumn().orElseThrow().kind()).contains(ColumnKind.INT32, ColumnKind.FLOAT);
         System.out.println("[differential] key index events: %s".formatted(keyIndexes.events()));
         assertKeyIndexPathsReached();
-        System.out.println("[differential] pruning paths taken (row groups): %s; partition listings that listed whole: %d".formatted(coverage, partitionListingFallbacks));
+        System.out.println("[differential] pruning paths taken (row groups): %s; partition listings that listed whole: %d; row groups whose encoded pages the matcher could not read: %d".formatted(coverage, partitionListingFallbacks, encodedProbesUnreadable));
         if (QUERIES >= 1_000) {
             // the branches these counters stand for were reached: dictionaries pruned, and damaged ones failed open
             assertThat(coverage).allSatisfy((name, count) -> assertThat(count).as(name).isPositive());
@@ -753,6 +754,10 @@ final class TestDifferentialPruning
                 for (String name : List.of("rowGroupsReadByPages", "pagesSkipped", "rowGroupsReadWithoutOffsetIndex", "offsetIndexesUnusable", "rowGroupsProbedByKeyPages", "rowGroupsReadWholeOffsetIndexUncached")) {
                     coverage.merge(name, metrics.get(name), Long::sum);
                 }
+                // probes that matched keys on the encoded pages; and those whose pages held an encoding the matcher
+                // leaves to the reader (DELTA encodings: not every seed writes them, counted, not required)
+                coverage.merge("rowGroupsProbedEncoded", metrics.get("rowGroupsProbedEncoded"), Long::sum);
+                encodedProbesUnreadable += metrics.get("encodedProbesUnreadable");
             }
         }
         catch (RuntimeException e) {
