@@ -223,7 +223,11 @@ final class TestPageReads
             assertThat(metrics.get("rowGroupsProbedByKeyPages")).isZero();
             // warm, another key: the key's page of k and the page of v holding its row, nothing else
             assertThat(dataReads(session, "SELECT v FROM keys WHERE k = 'key-00600'", 600L)).isEqualTo(ImmutableMultiset.of("k:1", "v:1"));
-            assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQuery).get("rowGroupsProbedByKeyPages")).isEqualTo(1);
+            metrics = QueryMetrics.of(getDistributedQueryRunner(), lastQuery);
+            assertThat(metrics.get("rowGroupsProbedByKeyPages")).isEqualTo(1);
+            // the named page's rows holding the key found on it encoded, with the chunk's dictionary page if any
+            assertThat(metrics.get("rowGroupsProbedEncoded")).isEqualTo(1);
+            assertThat(metrics.get("encodedProbesUnreadable")).isZero();
             // a count of the key reads its page of k only
             assertThat(dataReads(session, "SELECT count(*) FROM keys WHERE k = 'key-07999'", 1L)).isEqualTo(ImmutableMultiset.of("k:15"));
             // a key on both sides of a page boundary: both pages of k, named by the index

@@ -108,25 +108,28 @@ final class EncodedKeyMatch
     }
 
     /**
-     * The rows of the chunk (positions from its first row) whose value matches, ascending.
+     * The rows (positions in the row group) whose value matches, ascending, of the pages the reader returns: the whole
+     * chunk, or the pages its offset index selects (whose first rows it names).
      *
-     * @param rowCount the row group's rows, which the pages must hold exactly
+     * @param expectedRows the rows the pages hold: the row group's, or the selected pages'
      * @throws Unsupported where a page is of a kind this matcher does not read, or the pages hold other than
-     * {@code rowCount} rows
+     * {@code expectedRows} rows
      */
-    long[] matchingRows(PageReader pages, long rowCount)
+    long[] matchingRows(PageReader pages, long expectedRows)
     {
         DictionaryPage dictionary = pages.readDictionaryPage();
         boolean[] dictionaryMatches = dictionary == null ? null : dictionaryMatches(dictionary);
         Rows rows = new Rows();
-        long row = 0;
+        long next = 0;
+        long read = 0;
         for (DataPage page = pages.readPage(); page != null; page = pages.readPage()) {
-            long first = page.getFirstRowIndex().orElse(row);
+            long first = page.getFirstRowIndex().orElse(next);
             matchPage(page, first, dictionaryMatches, rows);
-            row = first + page.getValueCount();
+            next = first + page.getValueCount();
+            read += page.getValueCount();
         }
-        if (row != rowCount) {
-            throw new Unsupported("pages of %s rows in a row group of %s".formatted(row, rowCount));
+        if (read != expectedRows) {
+            throw new Unsupported("pages of %s rows where %s were expected".formatted(read, expectedRows));
         }
         return rows.toArray();
     }

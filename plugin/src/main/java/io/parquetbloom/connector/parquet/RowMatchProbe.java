@@ -22,6 +22,7 @@ import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.SourcePage;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.joda.time.DateTimeZone;
 
@@ -224,7 +225,7 @@ final class RowMatchProbe
     private Probed probeRowGroup(Target target, HeldRanges held)
             throws IOException
     {
-        if (target.pages().isEmpty() && target.columns().stream().allMatch(column -> column.encoded().isPresent())) {
+        if (target.columns().stream().allMatch(column -> column.encoded().isPresent())) {
             try {
                 Optional<Probed> encoded = probeEncoded(target, held);
                 if (encoded.isPresent()) {
@@ -241,8 +242,9 @@ final class RowMatchProbe
     }
 
     /**
-     * The row group's matching rows found on the encoded pages of its filter columns' chunks, held whole; empty where
-     * a chunk is not held in one piece (larger than the window or a read).
+     * The row group's matching rows found on the encoded pages of its filter columns' chunks held whole, or of the
+     * key column's pages the key index named; empty where a chunk or page is not held in one piece (larger than the
+     * window or a read).
      */
     private Optional<Probed> probeEncoded(Target target, HeldRanges held)
     {
@@ -259,17 +261,88 @@ final class RowMatchProbe
             catch (ParquetCorruptionException e) {
                 throw new UncheckedIOException(e);
             }
-            Optional<Slice> bytes = held.view(chunk.getStartingPos(), toIntExact(chunk.getTotalSize()));
-            if (bytes.isEmpty()) {
+            Optional<EncodedPages> pages = target.pages().isPresent()
+                    ? selectedPages(target.pages().get(), held, rowCount)
+                    : held.view(chunk.getStartingPos(), toIntExact(chunk.getTotalSize())).map(bytes -> new EncodedPages(List.of(new HeldChunk(chunk.getStartingPos(), bytes)), null, rowCount));
+            if (pages.isEmpty()) {
                 return Optional.empty();
             }
-            PageReader pages = PageReader.createPageReader(new ParquetDataSourceId(object.location().toString()), new ChunkedInputStream(List.of(new HeldChunk(chunk.getStartingPos(), bytes.get()))),
-                    chunk, column.field().getDescriptor(), null, createdBy, Optional.empty(), options.getMaxPageReadSize().toBytes());
-            long[] rows = column.encoded().orElseThrow().matchingRows(pages, rowCount);
+            PageReader reader = PageReader.createPageReader(new ParquetDataSourceId(object.location().toString()), new ChunkedInputStream(pages.get().chunks()),
+                    chunk, column.field().getDescriptor(), pages.get().offsetIndex(), createdBy, Optional.empty(), options.getMaxPageReadSize().toBytes());
+            long[] rows = column.encoded().orElseThrow().matchingRows(reader, pages.get().rows());
             columnMatched[channel] = rows.length > 0;
             matched = matched == null ? rows : intersection(matched, rows);
         }
-        return Optional.of(new Probed(target.rowGroup(), matched, columnMatched, true, ProbeKind.ENCODED));
+        return Optional.of(new Probed(target.rowGroup(), matched, columnMatched, target.pages().isEmpty(), ProbeKind.ENCODED));
+    }
+
+    /**
+     * What a page reader reads of a chunk: its bytes in order, the offset index of the pages among them (null for a
+     * whole chunk), and the rows those pages hold.
+     */
+    private record EncodedPages(List<HeldChunk> chunks, OffsetIndex offsetIndex, long rows) {}
+
+    /**
+     * The key column's dictionary page and the pages the key index named, as the reader would read them.
+     */
+    private static Optional<EncodedPages> selectedPages(ProbedPages pages, HeldRanges held, long rowCount)
+    {
+        List<HeldChunk> chunks = new ArrayList<>();
+        for (DiskRange range : pages.ranges()) {
+            Optional<Slice> bytes = held.view(range.offset(), toIntExact(range.length()));
+            if (bytes.isEmpty()) {
+                return Optional.empty();
+            }
+            chunks.add(new HeldChunk(range.offset(), bytes.get()));
+        }
+        RowRanges rows = PageSelector.rowRanges(pages.store(), List.of(pages.column()), rowCount);
+        OffsetIndex all = pages.store().getOffsetIndex(pages.column());
+        List<Integer> selected = new ArrayList<>();
+        long selectedRows = 0;
+        for (int page = 0; page < all.getPageCount(); page++) {
+            if (rows.isOverlapping(all.getFirstRowIndex(page), all.getLastRowIndex(page, rowCount))) {
+                selected.add(page);
+                selectedRows += all.getLastRowIndex(page, rowCount) - all.getFirstRowIndex(page) + 1;
+            }
+        }
+        return Optional.of(new EncodedPages(chunks, new SelectedOffsetIndex(all, selected), selectedRows));
+    }
+
+    /**
+     * The entries of some pages of an offset index, in order: what the page reader is told it reads.
+     */
+    private record SelectedOffsetIndex(OffsetIndex all, List<Integer> pages)
+            implements OffsetIndex
+    {
+        @Override
+        public int getPageCount()
+        {
+            return pages.size();
+        }
+
+        @Override
+        public long getOffset(int pageIndex)
+        {
+            return all.getOffset(pages.get(pageIndex));
+        }
+
+        @Override
+        public int getCompressedPageSize(int pageIndex)
+        {
+            return all.getCompressedPageSize(pages.get(pageIndex));
+        }
+
+        @Override
+        public long getFirstRowIndex(int pageIndex)
+        {
+            return all.getFirstRowIndex(pages.get(pageIndex));
+        }
+
+        @Override
+        public long getLastRowIndex(int pageIndex, long rowGroupRowCount)
+        {
+            return all.getLastRowIndex(pages.get(pageIndex), rowGroupRowCount);
+        }
     }
 
     private static long[] intersection(long[] left, long[] right)
