@@ -35,19 +35,20 @@ public final class DomainValueMatcher
 {
     private final Type type;
     private final Domain domain;
-    private final Set<Object> discreteValues;
-    // the same values, asked without allocating, for byte strings and for integers held as longs
+    // a discrete domain's values: asked without allocating for byte strings and for integers held as longs, as
+    // native values for the other types
     private final DiscreteValueSet discreteBytes;
     private final DiscreteValueSet discreteLongs;
+    private final Set<Object> discreteValues;
 
     public DomainValueMatcher(Type type, Domain domain)
     {
         this.type = requireNonNull(type, "type is null");
         this.domain = requireNonNull(domain, "domain is null");
         boolean discrete = domain.getValues().isDiscreteSet() && nativeEqualityIsSqlEquality(type);
-        discreteValues = discrete ? new HashSet<>(domain.getValues().getDiscreteSet()) : null;
         discreteBytes = discrete && isByteString(type) ? DiscreteValueSet.ofSlices(castAll(domain.getValues().getDiscreteSet(), Slice.class)) : null;
         discreteLongs = discrete && type.getJavaType() == long.class ? DiscreteValueSet.ofLongs(castAll(domain.getValues().getDiscreteSet(), Long.class)) : null;
+        discreteValues = discrete && discreteBytes == null && discreteLongs == null ? new HashSet<>(domain.getValues().getDiscreteSet()) : null;
     }
 
     /**
@@ -89,9 +90,13 @@ public final class DomainValueMatcher
         if (block.isNull(position)) {
             return domain.isNullAllowed();
         }
-        if (discreteBytes != null && block.getUnderlyingValueBlock() instanceof VariableWidthBlock values) {
-            int valuePosition = block.getUnderlyingValuePosition(position);
-            return discreteBytes.containsBytes(values.getRawSlice(), values.getRawSliceOffset(valuePosition), values.getSliceLength(valuePosition));
+        if (discreteBytes != null) {
+            if (block.getUnderlyingValueBlock() instanceof VariableWidthBlock values) {
+                int valuePosition = block.getUnderlyingValuePosition(position);
+                return discreteBytes.containsBytes(values.getRawSlice(), values.getRawSliceOffset(valuePosition), values.getSliceLength(valuePosition));
+            }
+            Slice value = type.getSlice(block, position);
+            return discreteBytes.containsBytes(value, 0, value.length());
         }
         if (discreteLongs != null) {
             return discreteLongs.containsLong(type.getLong(block, position));

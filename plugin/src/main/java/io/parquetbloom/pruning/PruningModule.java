@@ -18,6 +18,7 @@ public class PruningModule
     {
         configBinder(binder).bindConfig(PruningConfig.class);
         binder.bind(NoMatchCache.class).in(Scopes.SINGLETON);
+        binder.bind(DomainValueMatchers.class).in(Scopes.SINGLETON);
         binder.bind(RowGroupPruner.class).in(Scopes.SINGLETON);
         binder.bind(PruningTotals.class).in(Scopes.SINGLETON);
         newExporter(binder).export(PruningTotals.class).withGeneratedName();

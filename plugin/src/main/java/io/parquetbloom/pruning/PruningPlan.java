@@ -8,6 +8,8 @@ import io.parquetbloom.table.PartitionColumn;
 import io.parquetbloom.table.PartitionValues;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.SortedRangeSet;
+import io.trino.spi.predicate.ValueSet;
 import io.trino.spi.type.Type;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.schema.MessageType;
@@ -203,7 +205,12 @@ public record PruningPlan(
      */
     public static boolean unselective(Domain domain)
     {
-        return domain.getValues().isDiscreteSet() && domain.getValues().getDiscreteSet().size() >= UNSELECTIVE_FROM_VALUES;
+        ValueSet values = domain.getValues();
+        if (!values.isDiscreteSet()) {
+            return false;
+        }
+        // a sorted range set counts its single values without listing them: this is asked per split and row group
+        return (values instanceof SortedRangeSet ranges ? ranges.getRangeCount() : values.getDiscreteSet().size()) >= UNSELECTIVE_FROM_VALUES;
     }
 
     /**

@@ -82,12 +82,13 @@ public final class TestingParquetFiles
                 });
     }
 
-    private static final MessageType KEYS = MessageTypeParser.parseMessageType("message m { optional binary key (STRING); required int64 num; optional int32 small; required binary raw; }");
+    private static final MessageType KEYS = MessageTypeParser.parseMessageType("message m { optional binary key (STRING); required int64 num; optional int32 small; required binary raw; optional binary sparse (STRING); }");
 
     /**
      * Rows of random keys for matching on encoded pages: {@code key} ({@code "key-" + n}, NULL about every ninth row),
      * {@code num} ({@code n}), {@code small} (between -50 and 49, NULL about every fifth row) and {@code raw} (the
-     * bytes of {@code key}, the empty string where it is NULL), {@code n} drawn from {@code [0, distinct)}; with or
+     * bytes of {@code key}, the empty string where it is NULL) and {@code sparse} ({@code key} in every third page's
+     * rows, NULL in the others: pages of NULLs only), {@code n} drawn from {@code [0, distinct)}; with or
      * without dictionaries (which parquet-java leaves for PLAIN, or for the DELTA encodings of its version 2 pages,
      * once a dictionary passes 4 KiB), in pages of at most {@code pageRows} rows.
      */
@@ -112,6 +113,9 @@ public final class TestingParquetFiles
                             group.append("small", random.nextInt(100) - 50);
                         }
                         group.append("raw", keyIsNull ? "" : "key-" + n);
+                        if (!keyIsNull && (i % rowsPerRowGroup) / pageRows % 3 == 1) {
+                            group.append("sparse", "key-" + n);
+                        }
                         writer.write(group);
                     }
                 });

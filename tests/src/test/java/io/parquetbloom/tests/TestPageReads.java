@@ -190,6 +190,8 @@ final class TestPageReads
         // k, v and w: one page each read, 15 each not
         assertThat(metrics.get("pagesRead")).isEqualTo(3);
         assertThat(metrics.get("pagesSkipped")).isEqualTo(45);
+        // of the page's rows the reader returns, only the one the probe matched reaches the engine
+        assertThat(metrics.get("rowsNotMatchedDropped")).isEqualTo(PAGE_ROWS - 1);
         // the key in the last page of each column
         assertThat(dataReads(session, "SELECT v, w FROM keys WHERE k = 'key-07777'", 7777L, 3888.5)).isEqualTo(ImmutableMultiset.of(
                 "k:chunk", "v:15", "w:15"));
@@ -206,6 +208,8 @@ final class TestPageReads
         MaterializedResult result = run(session, "SELECT v FROM keys WHERE k = '%s' ORDER BY v".formatted(SPANNING), reads);
         assertThat(result.getOnlyColumnAsSet()).containsExactlyInAnyOrder(1999L, 2000L);
         assertThat(reads).isEqualTo(ImmutableMultiset.of("k:chunk", "v:3-4"));
+        // the two pages' rows, of which the two matched ones are returned
+        assertThat(QueryMetrics.of(getDistributedQueryRunner(), lastQuery).get("rowsNotMatchedDropped")).isEqualTo(2 * PAGE_ROWS - 2);
     }
 
     @Test

@@ -117,6 +117,9 @@ final class EncodedKeyMatch
      */
     long[] matchingRows(PageReader pages, long expectedRows)
     {
+        // the reader ignores definition levels where the chunk's statistics count no NULL: a chunk whose levels say
+        // otherwise is read by the reader, so that both agree on which value is which row
+        boolean nullsClaimedAbsent = pages.hasNoNulls();
         DictionaryPage dictionary = pages.readDictionaryPage();
         boolean[] dictionaryMatches = dictionary == null ? null : dictionaryMatches(dictionary);
         Rows rows = new Rows();
@@ -124,7 +127,7 @@ final class EncodedKeyMatch
         long read = 0;
         for (DataPage page = pages.readPage(); page != null; page = pages.readPage()) {
             long first = page.getFirstRowIndex().orElse(next);
-            matchPage(page, first, dictionaryMatches, rows);
+            matchPage(page, first, dictionaryMatches, nullsClaimedAbsent, rows);
             next = first + page.getValueCount();
             read += page.getValueCount();
         }
@@ -134,7 +137,7 @@ final class EncodedKeyMatch
         return rows.toArray();
     }
 
-    private void matchPage(DataPage page, long firstRow, boolean[] dictionaryMatches, Rows rows)
+    private void matchPage(DataPage page, long firstRow, boolean[] dictionaryMatches, boolean nullsClaimedAbsent, Rows rows)
     {
         int count = page.getValueCount();
         Slice definitionLevels;
@@ -160,6 +163,9 @@ final class EncodedKeyMatch
             encoding = v2.getDataEncoding();
         }
         Validity validity = validity(definitionLevels, count);
+        if (nullsClaimedAbsent && validity.nonNull() != count) {
+            throw new Unsupported("a page of %s NULLs in a chunk whose statistics count none".formatted(count - validity.nonNull()));
+        }
         ValueCursor cursor = switch (encoding) {
             case PLAIN -> new PlainCursor(encoded);
             case PLAIN_DICTIONARY, RLE_DICTIONARY -> {

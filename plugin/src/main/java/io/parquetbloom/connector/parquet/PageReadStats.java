@@ -27,6 +27,7 @@ public final class PageReadStats
     public static final String ROW_GROUPS_READ_WHOLE_OFFSET_INDEX_UNCACHED = "rowGroupsReadWholeOffsetIndexUncached";
     public static final String ROW_GROUPS_PROBED_ENCODED = "rowGroupsProbedEncoded";
     public static final String ENCODED_PROBES_UNREADABLE = "encodedProbesUnreadable";
+    public static final String ROWS_NOT_MATCHED_DROPPED = "rowsNotMatchedDropped";
 
     // the data source's metrics of how row groups were read, which a split read by pages reports from here instead
     static final Set<String> REPLACED_READER_METRICS = Set.of(S3ParquetDataSource.KEY_FIRST_METRIC, S3ParquetDataSource.WHOLE_METRIC, S3ParquetDataSource.WHOLE_AFTER_MATCHES_METRIC);
@@ -47,6 +48,7 @@ public final class PageReadStats
     private long rowGroupsReadWholeOffsetIndexUncached;
     private long rowGroupsProbedEncoded;
     private long encodedProbesUnreadable;
+    private long rowsNotMatchedDropped;
 
     /**
      * A row group probed by its filter columns.
@@ -126,6 +128,14 @@ public final class PageReadStats
         offsetIndexesUnusable += unusable;
     }
 
+    /**
+     * Rows of the pages the second read returned that the probe did not match, dropped before the engine filters.
+     */
+    synchronized void addRowsNotMatchedDropped(long rows)
+    {
+        rowsNotMatchedDropped += rows;
+    }
+
     public synchronized long pagesRead()
     {
         return pagesRead;
@@ -147,6 +157,7 @@ public final class PageReadStats
                 .put(KEY_PAGES_UNCACHED, new LongCount(keyPagesUncached))
                 .put(ROW_GROUPS_PROBED_ENCODED, new LongCount(rowGroupsProbedEncoded))
                 .put(ENCODED_PROBES_UNREADABLE, new LongCount(encodedProbesUnreadable))
+                .put(ROWS_NOT_MATCHED_DROPPED, new LongCount(rowsNotMatchedDropped))
                 .putAll(toPrefetchMetrics())
                 .buildOrThrow();
     }

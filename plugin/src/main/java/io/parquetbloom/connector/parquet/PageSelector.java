@@ -32,8 +32,9 @@ final class PageSelector
      * @param pagesRead data pages read, over all columns
      * @param pagesSkipped data pages not read
      * @param bytesSkipped bytes of the pages not read
+     * @param rows the rows the reader returns, in this order
      */
-    record Selection(SelectedPages store, Map<ColumnPath, List<DiskRange>> ranges, long pagesRead, long pagesSkipped, long bytesSkipped) {}
+    record Selection(SelectedPages store, Map<ColumnPath, List<DiskRange>> ranges, long pagesRead, long pagesSkipped, long bytesSkipped, RowRanges rows) {}
 
     /**
      * The pages holding {@code rows} (ascending positions in the row group), or empty where they are all the row
@@ -79,7 +80,7 @@ final class PageSelector
             }
             ranges.put(entry.getKey(), columnRanges);
         }
-        return Optional.of(new Selection(store, ranges, pagesRead, pagesSkipped, bytesSkipped));
+        return Optional.of(new Selection(store, ranges, pagesRead, pagesSkipped, bytesSkipped, rowRanges));
     }
 
     /**

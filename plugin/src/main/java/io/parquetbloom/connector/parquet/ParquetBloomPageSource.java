@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.LongPredicate;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_READ_ERROR;
 import static java.util.Objects.requireNonNull;
 
@@ -49,11 +50,14 @@ public final class ParquetBloomPageSource
     private final Optional<OffsetIndexPrefetch> prefetch;
     // the file's rows its table format deleted, by absolute position: never returned
     private final Optional<LongPredicate> deleted;
+    // read by pages: the rows the probe matched, the only ones of the pages read that are returned
+    private final Optional<MatchedRows> matchedRows;
     private long completedPositions;
     private int currentRowGroup = -1;
     private boolean closed;
     private boolean readToEnd;
     private boolean counted;
+    private final MetricsSnapshot metricsSnapshot = new MetricsSnapshot();
 
     /**
      * @param reader empty when no row group can match: the source is finished without reading data
@@ -71,9 +75,12 @@ public final class ParquetBloomPageSource
             PruningTotals totals,
             Optional<PageReadStats> pageReads,
             Optional<OffsetIndexPrefetch> prefetch,
-            Optional<LongPredicate> deleted)
+            Optional<LongPredicate> deleted,
+            Optional<MatchedRows> matchedRows)
     {
         this.deleted = requireNonNull(deleted, "deleted is null");
+        this.matchedRows = requireNonNull(matchedRows, "matchedRows is null");
+        checkArgument(matchedRows.isEmpty() || pageReads.isPresent(), "matched rows of a split not read by pages");
         this.pageReads = requireNonNull(pageReads, "pageReads is null");
         this.prefetch = requireNonNull(prefetch, "prefetch is null");
         this.path = requireNonNull(path, "path is null");
@@ -93,7 +100,7 @@ public final class ParquetBloomPageSource
      */
     static ParquetBloomPageSource empty(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals)
     {
-        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.empty(), Optional.empty(), Optional.empty());
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /**
@@ -101,7 +108,7 @@ public final class ParquetBloomPageSource
      */
     static ParquetBloomPageSource emptyAfterProbe(String path, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
     {
-        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty(), Optional.empty());
+        return new ParquetBloomPageSource(path, Optional.empty(), List.of(), List.of(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     static Builder builder()
@@ -170,6 +177,7 @@ public final class ParquetBloomPageSource
                         noMatchRecorder.get().observe(page, firstRow);
                     }
                     dropDeleted(page, firstRow);
+                    keepMatched(page, firstRow);
                 }
                 else {
                     page = null;
@@ -238,6 +246,20 @@ public final class ParquetBloomPageSource
         }
     }
 
+    private void keepMatched(ProjectedSourcePage page, long batchStart)
+    {
+        if (matchedRows.isEmpty()) {
+            return;
+        }
+        int count = page.getPositionCount();
+        matchedRows.get().positions(batchStart, count).ifPresent(kept -> {
+            if (kept.length < count) {
+                page.selectPositions(kept, 0, kept.length);
+                pageReads.orElseThrow().addRowsNotMatchedDropped(count - kept.length);
+            }
+        });
+    }
+
     /**
      * Counts a row group when the reader returns its first rows: row groups actually read, not merely planned.
      */
@@ -265,6 +287,11 @@ public final class ParquetBloomPageSource
 
     @Override
     public Metrics getMetrics()
+    {
+        return metricsSnapshot.get(closed, this::currentMetrics);
+    }
+
+    private Metrics currentMetrics()
     {
         ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
         metrics.putAll(pruningStats.toMetrics());
@@ -336,15 +363,15 @@ public final class ParquetBloomPageSource
                 Optional<OffsetIndexPrefetch> prefetch,
                 Optional<LongPredicate> deleted)
         {
-            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals, Optional.empty(), prefetch, deleted);
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), noMatchRecorder, pruningStats, readStats, totals, Optional.empty(), prefetch, deleted, Optional.empty());
         }
 
         /**
          * The second read of a split read by pages: its probe counted the row groups read and recorded what matched.
          */
-        ParquetBloomPageSource buildReadByPages(String path, ParquetReader reader, List<NoMatchRecorder.ReadRowGroup> rowGroups, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
+        ParquetBloomPageSource buildReadByPages(String path, ParquetReader reader, List<NoMatchRecorder.ReadRowGroup> rowGroups, Optional<MatchedRows> matchedRows, PruningStats pruningStats, ReadStats readStats, PruningTotals totals, PageReadStats pageReads)
         {
-            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty(), Optional.empty());
+            return new ParquetBloomPageSource(path, Optional.of(reader), rowGroups, columns.build(), Optional.empty(), pruningStats, readStats, totals, Optional.of(pageReads), Optional.empty(), Optional.empty(), matchedRows);
         }
     }
 }

@@ -19,7 +19,7 @@ import io.parquetbloom.metadata.OffsetIndexLoader;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
-import io.parquetbloom.pruning.DomainValueMatcher;
+import io.parquetbloom.pruning.DomainValueMatchers;
 import io.parquetbloom.pruning.NoMatchCache;
 import io.parquetbloom.pruning.NoMatchRecorder;
 import io.parquetbloom.pruning.PruningPlan;
@@ -117,6 +117,7 @@ public final class ParquetBloomPageSourceProvider
     private final S3ObjectStore store;
     private final ParquetMetadataReader metadataReader;
     private final NoMatchCache noMatchCache;
+    private final DomainValueMatchers matchers;
     private final FileColumnResolver resolver;
     private final RowGroupPruner pruner;
     private final ParquetReaderOptions readerOptions;
@@ -132,6 +133,7 @@ public final class ParquetBloomPageSourceProvider
             S3ObjectStore store,
             ParquetMetadataReader metadataReader,
             NoMatchCache noMatchCache,
+            DomainValueMatchers matchers,
             FileColumnResolver resolver,
             RowGroupPruner pruner,
             @ForParquetBloomColumnReads ExecutorService columnReadExecutor,
@@ -145,6 +147,7 @@ public final class ParquetBloomPageSourceProvider
         this.store = requireNonNull(store, "store is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.noMatchCache = requireNonNull(noMatchCache, "noMatchCache is null");
+        this.matchers = requireNonNull(matchers, "matchers is null");
         this.resolver = requireNonNull(resolver, "resolver is null");
         this.pruner = requireNonNull(pruner, "pruner is null");
         this.readerOptions = ParquetReaderOptions.builder()
@@ -403,7 +406,7 @@ public final class ParquetBloomPageSourceProvider
             }
             Column readerColumn = readerColumnsByName.get(field.getName());
             if (readerColumn != null && readerColumn.field() instanceof PrimitiveField primitive) {
-                RowMatchProbe.ProbeColumn probe = new RowMatchProbe.ProbeColumn(readerColumn, primitive, new DomainValueMatcher(column.type(), domain));
+                RowMatchProbe.ProbeColumn probe = new RowMatchProbe.ProbeColumn(readerColumn, primitive, matchers.matcher(column.type(), domain));
                 filterColumns.add(new ReadByPages.FilterColumn(probe, column.name(), domain, recordNoMatch && noMatchCache.remembers(domain) && column.fieldId().isEmpty()));
             }
         }
@@ -487,7 +490,7 @@ public final class ParquetBloomPageSourceProvider
             // facts are kept by column name: a table format's column is its field id, which a name may change
             // sides with (a rename, a drop and re-add), so no facts are recorded for it
             if (domain != null && field.isPrimitive() && noMatchCache.remembers(domain) && column.fieldId().isEmpty()) {
-                trackedColumns.add(new NoMatchRecorder.TrackedColumn(channel, column.name(), domain, new DomainValueMatcher(column.type(), domain)));
+                trackedColumns.add(new NoMatchRecorder.TrackedColumn(channel, column.name(), domain, matchers.matcher(column.type(), domain)));
             }
         }
         return new Projection(readerColumns, pageSource, trackedColumns);

@@ -52,6 +52,7 @@ final class ReadAheadPageSource
     private long finishedReadNanos;
     private Metrics finishedMetrics = Metrics.EMPTY;
     private long splitsTaken;
+    private final MetricsSnapshot metrics = new MetricsSnapshot();
     private volatile boolean closed;
 
     /**
@@ -204,6 +205,11 @@ final class ReadAheadPageSource
 
     @Override
     public synchronized Metrics getMetrics()
+    {
+        return metrics.get(isFinished(), this::currentMetrics);
+    }
+
+    private Metrics currentMetrics()
     {
         Metrics own = new Metrics(Map.of("splitsReadInGroups", new LongCount(splitsTaken)));
         Metrics members = current == null ? finishedMetrics : finishedMetrics.mergeWith(current.getMetrics());

@@ -179,7 +179,7 @@ final class ReadByPages
             return ParquetBloomPageSource.emptyAfterProbe(split.path(), pruningStats, readStats, totals, pageStats);
         }
         ParquetReader reader = second.reader(readStats);
-        return pageSource.buildReadByPages(split.path(), reader, second.readRowGroups(), pruningStats, readStats, totals, pageStats);
+        return pageSource.buildReadByPages(split.path(), reader, second.readRowGroups(), second.matchedRows(), pruningStats, readStats, totals, pageStats);
     }
 
     /**

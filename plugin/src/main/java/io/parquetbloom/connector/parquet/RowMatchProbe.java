@@ -1,5 +1,6 @@
 package io.parquetbloom.connector.parquet;
 
+import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.parquetbloom.pruning.DomainValueMatcher;
 import io.parquetbloom.s3.MergedRanges;
@@ -36,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
+import static com.google.common.base.Preconditions.checkState;
 import static io.parquetbloom.connector.parquet.ParquetBloomPageSource.readError;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static java.lang.Math.toIntExact;
@@ -51,6 +53,8 @@ import static java.util.Objects.requireNonNull;
  */
 final class RowMatchProbe
 {
+    private static final Logger log = Logger.get(RowMatchProbe.class);
+
     /**
      * A filter column the probe reads, and the predicate its values are tested against.
      */
@@ -235,6 +239,7 @@ final class RowMatchProbe
             catch (RuntimeException e) {
                 // a page the matcher does not read, or bytes it cannot make sense of: the reader reads the row group,
                 // and fails with its own error where the file is damaged
+                log.debug(e, "Row group %s of %s probed by the reader: its key pages are not matched encoded", target.rowGroup(), object.location());
                 return probeDecoded(target, held, ProbeKind.DECODED_AFTER_ENCODED_FAILED);
             }
         }
@@ -249,6 +254,9 @@ final class RowMatchProbe
     private Optional<Probed> probeEncoded(Target target, HeldRanges held)
     {
         List<ProbeColumn> columns = target.columns();
+        // the key index names the pages of one key column
+        checkState(target.pages().isEmpty() || columns.size() == 1, "pages named for %s columns", columns.size());
+        ParquetDataSourceId dataSourceId = new ParquetDataSourceId(object.location().toString());
         long rowCount = target.info().prunedBlockMetadata().getRowCount();
         boolean[] columnMatched = new boolean[columns.size()];
         long[] matched = null;
@@ -267,7 +275,7 @@ final class RowMatchProbe
             if (pages.isEmpty()) {
                 return Optional.empty();
             }
-            PageReader reader = PageReader.createPageReader(new ParquetDataSourceId(object.location().toString()), new ChunkedInputStream(pages.get().chunks()),
+            PageReader reader = PageReader.createPageReader(dataSourceId, new ChunkedInputStream(pages.get().chunks()),
                     chunk, column.field().getDescriptor(), pages.get().offsetIndex(), createdBy, Optional.empty(), options.getMaxPageReadSize().toBytes());
             long[] rows = column.encoded().orElseThrow().matchingRows(reader, pages.get().rows());
             columnMatched[channel] = rows.length > 0;

@@ -45,6 +45,8 @@ final class SecondRead
     private final List<NoMatchRecorder.ReadRowGroup> readRowGroups = new ArrayList<>();
     private final Map<DiskRange, Integer> rowGroupOfChunk = new HashMap<>();
     private final HeldRanges held = new HeldRanges();
+    private final MatchedRows matchedRows = new MatchedRows();
+    private boolean matchedRowsPlaced = true;
 
     SecondRead(S3ObjectStore store, Executor executor, ParquetReaderOptions options, ReadByPages.Split split, CompletableFuture<Map<ReadByPages.ChunkKey, ChunkPages>> pages, PageReadStats pageStats)
     {
@@ -64,6 +66,15 @@ final class SecondRead
     List<NoMatchRecorder.ReadRowGroup> readRowGroups()
     {
         return readRowGroups;
+    }
+
+    /**
+     * The rows the probe matched among those the reader returns, or empty where one was not among them (then every
+     * row is returned, and the engine filters them).
+     */
+    Optional<MatchedRows> matchedRows()
+    {
+        return matchedRowsPlaced ? Optional.of(matchedRows) : Optional.empty();
     }
 
     void add(RowMatchProbe.Probed probed, HeldRanges probeBytes)
@@ -93,6 +104,8 @@ final class SecondRead
             pageStats.addWithoutOffsetIndex();
         }
         selection.ifPresent(value -> pageStats.addReadByPages(value.pagesRead(), value.pagesSkipped(), value.bytesSkipped()));
+        // the probe's matched rows are all of those the predicate can select here: the others are not returned
+        matchedRowsPlaced &= matchedRows.add(info.fileRowOffset(), rowCount, probed.matchedRows(), selection.map(PageSelector.Selection::rows));
         keepProbeBytes(probeBytes, chunks, selection);
         rowGroups.add(new RowGroupInfo(info.prunedBlockMetadata(), info.fileRowOffset(), selection.map(PageSelector.Selection::store)));
         readRowGroups.add(new NoMatchRecorder.ReadRowGroup(split.ordinals().get(probed.rowGroup()), info.fileRowOffset(), rowCount));

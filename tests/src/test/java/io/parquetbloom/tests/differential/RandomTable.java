@@ -660,6 +660,20 @@ public final class RandomTable
         });
     }
 
+    /**
+     * Pages as writers cut them: a few rows each (a key's rows across many page boundaries), 20 rows, the reference
+     * writer's 64 KiB, or one page a chunk.
+     */
+    private static ParquetFixtureWriter.Options pageLayout(ParquetFixtureWriter.Options options, SplittableRandom random)
+    {
+        return switch (random.nextInt(4)) {
+            case 0 -> options.withPageRows(5);
+            case 1 -> options.withPageRows(20);
+            case 2 -> options.withPageRows(20_000).withPageBytes(64 << 10);
+            default -> options.withPageRows(20_000);
+        };
+    }
+
     private byte[] writeParquetJava(Path file, List<Object[]> fileRows, List<Column> fileColumns, boolean newest, SplittableRandom random)
     {
         StringBuilder schemaText = new StringBuilder("message t { required int64 id;\n");
@@ -670,8 +684,7 @@ public final class RandomTable
         }
         MessageType schema = MessageTypeParser.parseMessageType(schemaText.append('}').toString());
         try {
-            ParquetFixtureWriter.Options options = ParquetFixtureWriter.Options.rowsPerRowGroup(rowsPerRowGroup)
-                    .withPageRows(random.nextBoolean() ? 20 : 20_000)
+            ParquetFixtureWriter.Options options = pageLayout(ParquetFixtureWriter.Options.rowsPerRowGroup(rowsPerRowGroup), random)
                     .withDictionary(dictionaryTrouble || random.nextInt(3) == 0)
                     // a small dictionary bound makes chunks of many distinct values fall back to PLAIN midway
                     .withDictionaryPageSize(random.nextInt(3) == 0 ? random.nextInt(64, 2048) : 0);

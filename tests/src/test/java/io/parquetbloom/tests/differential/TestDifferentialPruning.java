@@ -56,7 +56,7 @@ final class TestDifferentialPruning
     private static final String MOVED = "moved";
     private static final int QUERIES = Integer.getInteger("parquetbloom.differential.queries", 3_000);
     private static final long SEED = Long.getLong("parquetbloom.differential.seed", 20261203L);
-    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged", "lake_disk", "lake_no_etags");
+    private static final List<String> LAKE_CATALOGS = List.of("lake", "lake_small_splits", "lake_paged", "lake_disk", "lake_no_etags", "lake_pages");
     // queries per statement: the engine's fixed cost per statement would otherwise dominate
     private static final int BATCH = Integer.getInteger("parquetbloom.differential.batch", 10);
     private static final String CACHED_LISTINGS = "lake_cached";
@@ -150,6 +150,9 @@ final class TestDifferentialPruning
                 // fixing the partition column, once the table's shape is known, lists only the partitions it selects
                 .withCatalog("lake_paged", Map.of("s3.list-page-size", "1", "metadata-cache.max-size", "256kB"))
                 .withCatalog("lake_small_splits", Map.of("split.max-size", "1MB"))
+                // no file read whole with its footer: once a file's offset indexes are cached, its row groups are read
+                // key first and by pages (the reference's files are larger than the default threshold)
+                .withCatalog("lake_pages", Map.of("dictionary-pruning.small-file-threshold", "0B"))
                 // a memory budget below one file's metadata over a small disk tier: footers and filters come from
                 // disk, are evicted from it, and are damaged on it between queries
                 .withCatalog("lake_disk", Map.of("metadata-cache.max-size", "16kB", "metadata-cache.disk.directory", metadataDisk.toString(), "metadata-cache.disk.max-size", "1MB"))
@@ -267,7 +270,7 @@ final class TestDifferentialPruning
             if (table.writer() == RandomTable.Writer.DELTA_LAKE) {
                 deltaQueries++;
             }
-            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake", "lake_no_etags").get(random.nextInt(4));
+            String catalog = table.big() && random.nextBoolean() ? "lake_small_splits" : List.of("lake_paged", "lake_disk", "lake", "lake_no_etags", "lake_pages", "lake_pages").get(random.nextInt(6));
             boolean moved = random.nextInt(10) == 0;
             if (moved) {
                 table = movedTarget;
@@ -338,6 +341,10 @@ final class TestDifferentialPruning
         if (QUERIES >= 1_000) {
             // the branches these counters stand for were reached: dictionaries pruned, and damaged ones failed open
             assertThat(coverage).allSatisfy((name, count) -> assertThat(count).as(name).isPositive());
+            // the paths a lookup takes through pages, each in hundreds of row groups at CI's size
+            for (String name : List.of("rowGroupsReadByPages", "rowGroupsProbedByKeyPages", "rowGroupsProbedEncoded")) {
+                assertThat(coverage.get(name)).as(name).isGreaterThanOrEqualTo(QUERIES / 15L);
+            }
         }
         System.out.println("[differential] seconds by side: %s".formatted(nanosBySide.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue() / 1_000_000_000L).toList()));
         System.out.println("[differential] seed %d: %d queries (%d repeated with the no-match cache warm) over %d tables, each with pruning on, off and against the oracle: none differed".formatted(SEED, QUERIES, repeated, tables.size()));
@@ -751,7 +758,8 @@ final class TestDifferentialPruning
                 }
                 // reading by pages: row groups read so, pages left unread, chunks read whole because an offset index
                 // was missing or damaged, or because the node was still loading the file's offset indexes
-                for (String name : List.of("rowGroupsReadByPages", "pagesSkipped", "rowGroupsReadWithoutOffsetIndex", "offsetIndexesUnusable", "rowGroupsProbedByKeyPages", "rowGroupsReadWholeOffsetIndexUncached")) {
+                // and rows of the pages read that the probe did not match, dropped before the engine filters
+                for (String name : List.of("rowGroupsReadByPages", "pagesSkipped", "rowGroupsReadWithoutOffsetIndex", "offsetIndexesUnusable", "rowGroupsProbedByKeyPages", "rowGroupsReadWholeOffsetIndexUncached", "rowsNotMatchedDropped")) {
                     coverage.merge(name, metrics.get(name), Long::sum);
                 }
                 // probes that matched keys on the encoded pages; and those whose pages held an encoding the matcher

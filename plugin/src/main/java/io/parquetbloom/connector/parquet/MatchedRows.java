@@ -1,0 +1,97 @@
+package io.parquetbloom.connector.parquet;
+
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import static java.lang.Math.toIntExact;
+
+/**
+ * The rows the probe matched, among the rows the second read returns: the rest of the pages read (a page of the
+ * reference writer holds some 5,000 rows, Trino's writer's 20,000) need not reach the engine, which would filter
+ * every one of them again. The reader numbers a row group's rows as it returns them, from the row group's first file
+ * row on: with pages selected, the rows of its row ranges in order, not the file's row numbers. A batch that cannot be
+ * placed keeps every row, and the engine filters them as always.
+ */
+final class MatchedRows
+{
+    /**
+     * A row group the second read returns.
+     *
+     * @param firstRow the file row number of the row group's first row: the reader's number of the first row it returns
+     * @param rowsRead the rows the reader returns of it
+     * @param matched the matched rows by their place among those returned, ascending
+     */
+    private record RowGroup(long firstRow, long rowsRead, long[] matched) {}
+
+    private final List<RowGroup> rowGroups = new ArrayList<>();
+    private int current;
+
+    /**
+     * Adds the next row group the reader returns.
+     *
+     * @param matchedRows the rows (positions in the row group, ascending) the probe matched
+     * @param rowsRead the rows the reader returns, in order: the selected pages' row ranges, or every row where empty
+     * @return false where a matched row is not among those returned: then no row group's rows are dropped
+     */
+    boolean add(long firstRow, long rowCount, long[] matchedRows, Optional<RowRanges> rowsRead)
+    {
+        if (rowsRead.isEmpty()) {
+            rowGroups.add(new RowGroup(firstRow, rowCount, matchedRows));
+            return true;
+        }
+        long[] places = new long[matchedRows.length];
+        int next = 0;
+        long before = 0;
+        for (RowRanges.Range range : rowsRead.get().getRanges()) {
+            while (next < matchedRows.length && matchedRows[next] <= range.to) {
+                if (matchedRows[next] < range.from) {
+                    return false;
+                }
+                places[next] = before + matchedRows[next] - range.from;
+                next++;
+            }
+            before += range.to - range.from + 1;
+        }
+        if (next < matchedRows.length) {
+            return false;
+        }
+        rowGroups.add(new RowGroup(firstRow, before, places));
+        return true;
+    }
+
+    /**
+     * The positions of a batch the reader returned that hold matched rows, or empty where every row is to be kept (the
+     * batch cannot be placed in one row group).
+     *
+     * @param batchStart the reader's number of the batch's first row ({@code ParquetReader.lastBatchStartRow})
+     */
+    Optional<int[]> positions(long batchStart, int count)
+    {
+        // the reader returns the row groups in the order added, each one's batches in order; their file rows are apart
+        for (int i = current; i < rowGroups.size(); i++) {
+            RowGroup rowGroup = rowGroups.get(i);
+            long from = batchStart - rowGroup.firstRow();
+            if (from >= 0 && from + count <= rowGroup.rowsRead()) {
+                current = i;
+                return Optional.of(positionsIn(rowGroup.matched(), from, count));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static int[] positionsIn(long[] matched, long from, int count)
+    {
+        int first = Arrays.binarySearch(matched, from);
+        first = first >= 0 ? first : -first - 1;
+        int[] positions = new int[count];
+        int kept = 0;
+        for (int i = first; i < matched.length && matched[i] < from + count; i++) {
+            positions[kept++] = toIntExact(matched[i] - from);
+        }
+        return Arrays.copyOf(positions, kept);
+    }
+}
