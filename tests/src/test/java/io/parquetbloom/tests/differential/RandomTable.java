@@ -666,10 +666,10 @@ public final class RandomTable
      */
     private static ParquetFixtureWriter.Options pageLayout(ParquetFixtureWriter.Options options, SplittableRandom random)
     {
-        return switch (random.nextInt(4)) {
-            case 0 -> options.withPageRows(5);
-            case 1 -> options.withPageRows(20);
-            case 2 -> options.withPageRows(20_000).withPageBytes(64 << 10);
+        return switch (random.nextInt(6)) {
+            case 0, 1 -> options.withPageRows(5);
+            case 2, 3 -> options.withPageRows(20);
+            case 4 -> options.withPageRows(20_000).withPageBytes(64 << 10);
             default -> options.withPageRows(20_000);
         };
     }
