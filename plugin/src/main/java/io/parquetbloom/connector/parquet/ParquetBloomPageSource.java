@@ -80,7 +80,8 @@ public final class ParquetBloomPageSource
     {
         this.deleted = requireNonNull(deleted, "deleted is null");
         this.matchedRows = requireNonNull(matchedRows, "matchedRows is null");
-        checkArgument(matchedRows.isEmpty() || pageReads.isPresent(), "matched rows of a split not read by pages");
+        // the matched rows are placed by the reader's batches: a batch with rows deleted first would be misplaced
+        checkArgument(matchedRows.isEmpty() || (pageReads.isPresent() && deleted.isEmpty() && noMatchRecorder.isEmpty()), "matched rows of a split not read by pages, or with deleted rows");
         this.pageReads = requireNonNull(pageReads, "pageReads is null");
         this.prefetch = requireNonNull(prefetch, "prefetch is null");
         this.path = requireNonNull(path, "path is null");

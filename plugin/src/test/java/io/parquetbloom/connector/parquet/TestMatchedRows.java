@@ -53,6 +53,14 @@ final class TestMatchedRows
     }
 
     @Test
+    void rowsNotAscendingAreRefused()
+    {
+        assertThat(new MatchedRows().add(0, 100, new long[] {5, 3}, Optional.empty())).isFalse();
+        assertThat(new MatchedRows().add(0, 100, new long[] {5, 5}, Optional.empty())).isFalse();
+        assertThat(new MatchedRows().add(0, 100, new long[] {}, Optional.empty())).isTrue();
+    }
+
+    @Test
     void aBatchThatCannotBePlacedKeepsEveryRow()
     {
         MatchedRows rows = new MatchedRows();
