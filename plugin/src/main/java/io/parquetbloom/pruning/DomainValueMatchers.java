@@ -3,7 +3,6 @@ package io.parquetbloom.pruning;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import io.trino.spi.predicate.Domain;
-import io.trino.spi.predicate.SortedRangeSet;
 import io.trino.spi.type.Type;
 
 import static io.trino.cache.CacheUtils.uncheckedCacheGet;
@@ -38,7 +37,7 @@ public final class DomainValueMatchers
     {
         requireNonNull(type, "type is null");
         requireNonNull(domain, "domain is null");
-        if (!(domain.getValues() instanceof SortedRangeSet ranges) || ranges.getRangeCount() < MIN_CACHED_VALUES) {
+        if (ValueSets.listedValues(domain.getValues()) < MIN_CACHED_VALUES) {
             return new DomainValueMatcher(type, domain);
         }
         return uncheckedCacheGet(matchers, new Key(type, domain), () -> new DomainValueMatcher(type, domain));

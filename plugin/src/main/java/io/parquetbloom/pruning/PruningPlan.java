@@ -8,7 +8,6 @@ import io.parquetbloom.table.PartitionColumn;
 import io.parquetbloom.table.PartitionValues;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.Domain;
-import io.trino.spi.predicate.SortedRangeSet;
 import io.trino.spi.predicate.ValueSet;
 import io.trino.spi.type.Type;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -209,8 +208,7 @@ public record PruningPlan(
         if (!values.isDiscreteSet()) {
             return false;
         }
-        // a sorted range set counts its single values without listing them: this is asked per split and row group
-        return (values instanceof SortedRangeSet ranges ? ranges.getRangeCount() : values.getDiscreteSet().size()) >= UNSELECTIVE_FROM_VALUES;
+        return ValueSets.listedValues(values) >= UNSELECTIVE_FROM_VALUES;
     }
 
     /**

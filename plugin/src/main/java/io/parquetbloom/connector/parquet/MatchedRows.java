@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import static io.airlift.slice.SizeOf.instanceSize;
+import static io.airlift.slice.SizeOf.sizeOf;
 import static java.lang.Math.toIntExact;
 
 /**
@@ -29,8 +31,13 @@ final class MatchedRows
      */
     private record RowGroup(long firstRow, long rowsRead, int[] matched) {}
 
+    private static final long INSTANCE_SIZE = instanceSize(MatchedRows.class);
+    private static final long ROW_GROUP_SIZE = instanceSize(RowGroup.class);
+
     private final List<RowGroup> rowGroups = new ArrayList<>();
     private int current;
+    // held until the split's source closes: a predicate matching millions of rows of a split holds megabytes
+    private long retainedBytes;
 
     /**
      * Adds the next row group the reader returns.
@@ -65,7 +72,16 @@ final class MatchedRows
             return false;
         }
         rowGroups.add(new RowGroup(firstRow, before, places));
+        retainedBytes += ROW_GROUP_SIZE + sizeOf(places);
         return true;
+    }
+
+    /**
+     * The memory the matched rows hold: counted in the page source's memory usage.
+     */
+    long retainedSizeInBytes()
+    {
+        return INSTANCE_SIZE + retainedBytes;
     }
 
     /**

@@ -155,7 +155,7 @@ public final class ParquetBloomPageSource
     @Override
     public long getMemoryUsage()
     {
-        return reader.map(value -> value.getMemoryContext().getBytes()).orElse(0L);
+        return reader.map(value -> value.getMemoryContext().getBytes()).orElse(0L) + matchedRows.map(MatchedRows::retainedSizeInBytes).orElse(0L);
     }
 
     @Override

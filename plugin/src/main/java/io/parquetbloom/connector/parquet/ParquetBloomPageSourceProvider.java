@@ -19,6 +19,7 @@ import io.parquetbloom.metadata.OffsetIndexLoader;
 import io.parquetbloom.metadata.ParquetFileMetadata;
 import io.parquetbloom.metadata.ParquetMetadataReader;
 import io.parquetbloom.metadata.ReadStats;
+import io.parquetbloom.pruning.DomainValueMatcher;
 import io.parquetbloom.pruning.DomainValueMatchers;
 import io.parquetbloom.pruning.NoMatchCache;
 import io.parquetbloom.pruning.NoMatchRecorder;
@@ -346,7 +347,9 @@ public final class ParquetBloomPageSourceProvider
         Map<List<String>, ColumnDescriptor> descriptorsByPath = getDescriptors(fileSchema, requestedSchema);
         List<RowGroupInfo> rowGroups = rowGroupInfos(file, selection.rowGroups(), descriptorsByPath, path);
         List<NoMatchRecorder.ReadRowGroup> readRowGroups = readRowGroups(selection.rowGroups(), rowGroups);
-        Projection projection = project(columns, fields, getColumnIO(fileSchema, requestedSchema), selection.fileDomains(), path, partitionValues);
+        // the probe and the no-match recorder test the same column against the same domain: one matcher serves both
+        Map<String, DomainValueMatcher> splitMatchers = new HashMap<>();
+        Projection projection = project(columns, fields, getColumnIO(fileSchema, requestedSchema), selection.fileDomains(), splitMatchers, path, partitionValues);
 
         Optional<NoMatchRecorder> noMatchRecorder = Optional.empty();
         if (mode.recordNoMatch() && !projection.trackedColumns().isEmpty()) {
@@ -359,7 +362,7 @@ public final class ParquetBloomPageSourceProvider
         // columns' pages come with them then: one round trip, as whole, of far fewer bytes)
         Optional<OffsetIndexPrefetch> prefetch = Optional.empty();
         if (mode.pageReads() && (wholeRowGroups.isEmpty() || keyPages.map(KeyColumnPages::selective).orElse(false)) && tail == FileTail.NONE) {
-            List<ReadByPages.FilterColumn> filterColumns = filterColumns(columns, fields, projection.readerColumns(), selection.fileDomains(), mode.recordNoMatch());
+            List<ReadByPages.FilterColumn> filterColumns = filterColumns(columns, fields, projection.readerColumns(), selection.fileDomains(), splitMatchers, mode.recordNoMatch());
             if (ReadByPages.applies(projection.readerColumns(), filterColumns, keyPages)) {
                 ReadByPages.Split split = new ReadByPages.Split(path, object, file, selection.rowGroups(), rowGroups, projection.readerColumns(), filterColumns, keyPages);
                 if (!readByPages.offsetIndexesPending(split)) {
@@ -392,6 +395,7 @@ public final class ParquetBloomPageSourceProvider
             Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
             List<Column> readerColumns,
             Map<String, Domain> domains,
+            Map<String, DomainValueMatcher> splitMatchers,
             boolean recordNoMatch)
     {
         Map<String, Column> readerColumnsByName = new HashMap<>();
@@ -406,7 +410,7 @@ public final class ParquetBloomPageSourceProvider
             }
             Column readerColumn = readerColumnsByName.get(field.getName());
             if (readerColumn != null && readerColumn.field() instanceof PrimitiveField primitive) {
-                RowMatchProbe.ProbeColumn probe = new RowMatchProbe.ProbeColumn(readerColumn, primitive, matchers.matcher(column.type(), domain));
+                RowMatchProbe.ProbeColumn probe = new RowMatchProbe.ProbeColumn(readerColumn, primitive, matcher(splitMatchers, column, domain));
                 filterColumns.add(new ReadByPages.FilterColumn(probe, column.name(), domain, recordNoMatch && noMatchCache.remembers(domain) && column.fieldId().isEmpty()));
             }
         }
@@ -467,6 +471,7 @@ public final class ParquetBloomPageSourceProvider
             Map<ParquetBloomColumnHandle, org.apache.parquet.schema.Type> fields,
             MessageColumnIO messageColumnIO,
             Map<String, Domain> domains,
+            Map<String, DomainValueMatcher> splitMatchers,
             String path,
             Map<String, Optional<String>> partitionValues)
     {
@@ -490,10 +495,18 @@ public final class ParquetBloomPageSourceProvider
             // facts are kept by column name: a table format's column is its field id, which a name may change
             // sides with (a rename, a drop and re-add), so no facts are recorded for it
             if (domain != null && field.isPrimitive() && noMatchCache.remembers(domain) && column.fieldId().isEmpty()) {
-                trackedColumns.add(new NoMatchRecorder.TrackedColumn(channel, column.name(), domain, matchers.matcher(column.type(), domain)));
+                trackedColumns.add(new NoMatchRecorder.TrackedColumn(channel, column.name(), domain, matcher(splitMatchers, column, domain)));
             }
         }
         return new Projection(readerColumns, pageSource, trackedColumns);
+    }
+
+    /**
+     * The split's matcher of a column's domain, built or taken from the node's once per split.
+     */
+    private DomainValueMatcher matcher(Map<String, DomainValueMatcher> splitMatchers, ParquetBloomColumnHandle column, Domain domain)
+    {
+        return splitMatchers.computeIfAbsent(column.name(), _ -> matchers.matcher(column.type(), domain));
     }
 
     private ParquetReader createReader(String path, ParquetFileMetadata file, List<Column> readerColumns, List<RowGroupInfo> rowGroups, S3ParquetDataSource dataSource)

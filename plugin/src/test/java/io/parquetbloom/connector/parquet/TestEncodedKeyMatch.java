@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
@@ -77,14 +78,10 @@ final class TestEncodedKeyMatch
         for (int trial = 0; trial < 12; trial++) {
             int keys = trial % 3 == 0 ? 1 : 1 + random.nextInt(50);
             boolean nullAllowed = trial % 4 == 3;
-            List<Slice> strings = new ArrayList<>();
-            List<Long> longs = new ArrayList<>();
-            for (int i = 0; i < keys; i++) {
-                // a fifth absent from the file
-                long n = random.nextInt(distinct + distinct / 4 + 1);
-                strings.add(utf8Slice("key-" + n));
-                longs.add(trial % 2 == 0 ? n : random.nextInt(120) - 60);
-            }
+            // a fifth absent from the file
+            RandomKeys drawn = RandomKeys.draw(random, keys, distinct + distinct / 4 + 1, trial % 2 == 0 ? Optional.empty() : Optional.of(() -> random.nextInt(120) - 60));
+            List<Slice> strings = drawn.strings();
+            List<Long> longs = drawn.longs();
             encoded += compare(file, "key", VARCHAR, Domain.create(ValueSet.copyOf(VARCHAR, strings), nullAllowed));
             encoded += compare(file, "sparse", VARCHAR, Domain.create(ValueSet.copyOf(VARCHAR, strings), nullAllowed));
             encoded += compare(file, "raw", VARBINARY, Domain.create(ValueSet.copyOf(VARBINARY, strings), nullAllowed));
@@ -133,13 +130,9 @@ final class TestEncodedKeyMatch
         SplittableRandom random = new SplittableRandom(17);
         int encoded = 0;
         for (int trial = 0; trial < 6; trial++) {
-            List<Slice> strings = new ArrayList<>();
-            List<Long> longs = new ArrayList<>();
-            for (int i = 0; i < 1 + trial * 7; i++) {
-                long n = random.nextInt(500);
-                strings.add(utf8Slice("key-" + n));
-                longs.add(n);
-            }
+            RandomKeys drawn = RandomKeys.draw(random, 1 + trial * 7, 500, Optional.empty());
+            List<Slice> strings = drawn.strings();
+            List<Long> longs = drawn.longs();
             for (List<Integer> pages : List.of(List.of(0), List.of(1), List.of(0, 2), List.of(3, 7, 8), List.of(-1))) {
                 encoded += compareSelected(file, "key", VARCHAR, Domain.create(ValueSet.copyOf(VARCHAR, strings), trial % 3 == 2), pages);
                 encoded += compareSelected(file, "sparse", VARCHAR, Domain.create(ValueSet.copyOf(VARCHAR, strings), false), pages);
@@ -162,13 +155,9 @@ final class TestEncodedKeyMatch
         SplittableRandom random = new SplittableRandom(23);
         int encoded = 0;
         for (int trial = 0; trial < 10; trial++) {
-            List<Slice> strings = new ArrayList<>();
-            List<Long> longs = new ArrayList<>();
-            for (int i = 0; i < 1 + random.nextInt(20); i++) {
-                long n = random.nextInt(80);
-                strings.add(utf8Slice("key-" + n));
-                longs.add(trial % 2 == 0 ? n : random.nextInt(80));
-            }
+            RandomKeys drawn = RandomKeys.draw(random, 1 + random.nextInt(20), 80, trial % 2 == 0 ? Optional.empty() : Optional.of(() -> random.nextInt(80)));
+            List<Slice> strings = drawn.strings();
+            List<Long> longs = drawn.longs();
             List<RowMatchProbe.ProbeColumn> onPages = List.of(
                     probeColumn(file, "key", VARCHAR, Domain.create(ValueSet.copyOf(VARCHAR, strings), false), true),
                     probeColumn(file, "num", BIGINT, Domain.create(ValueSet.copyOf(BIGINT, longs), trial % 3 == 0), true));
@@ -300,5 +289,23 @@ final class TestEncodedKeyMatch
         pages.forEach(page -> selected.set(page < 0 ? chunkPages.getPageCount() + page : Math.min(page, chunkPages.getPageCount() - 1)));
         SelectedPages selection = new SelectedPages(Map.of(path, chunkPages), Map.of(path, selected));
         return new RowMatchProbe.ProbedPages(selection, path, PageSelector.ranges(chunkPages, chunk.getStartingPos(), selected));
+    }
+
+    /**
+     * Keys drawn below a bound: as strings {@code key-n}, and as numbers, the same ones or drawn apart.
+     */
+    private record RandomKeys(List<Slice> strings, List<Long> longs)
+    {
+        static RandomKeys draw(SplittableRandom random, int count, int bound, Optional<LongSupplier> otherNumbers)
+        {
+            List<Slice> strings = new ArrayList<>();
+            List<Long> longs = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                long n = random.nextInt(bound);
+                strings.add(utf8Slice("key-" + n));
+                longs.add(otherNumbers.map(LongSupplier::getAsLong).orElse(n));
+            }
+            return new RandomKeys(strings, longs);
+        }
     }
 }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +43,19 @@ final class TestMatchedRows
         assertThat(again.positions(200, 8)).hasValueSatisfying(positions -> assertThat(positions).containsExactly(1));
         assertThat(again.positions(208, 8)).hasValueSatisfying(positions -> assertThat(positions).containsExactly(1, 2));
         assertThat(again.positions(216, 14)).hasValueSatisfying(positions -> assertThat(positions).containsExactly(12));
+    }
+
+    @Test
+    void theMatchedRowsCountInMemory()
+    {
+        MatchedRows rows = new MatchedRows();
+        long empty = rows.retainedSizeInBytes();
+        rows.add(0, 2_000_000, LongStream.range(0, 1_000_000).map(row -> row * 2).toArray(), Optional.empty());
+        assertThat(rows.retainedSizeInBytes()).isGreaterThanOrEqualTo(empty + 4_000_000);
+        // a refused row group holds nothing
+        long held = rows.retainedSizeInBytes();
+        assertThat(rows.add(3_000_000, 100, new long[] {5, 3}, Optional.empty())).isFalse();
+        assertThat(rows.retainedSizeInBytes()).isEqualTo(held);
     }
 
     @Test
