@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.keyindex.KeyColumnPages;
 import io.parquetbloom.keyindex.KeyIndexSelection;
 import io.parquetbloom.metadata.FooterRequest;
 import io.parquetbloom.metadata.ParquetFileMetadata;

@@ -2,6 +2,7 @@ package io.parquetbloom.connector;
 
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
+import io.parquetbloom.ForParquetBloomMetadata;
 import io.parquetbloom.connector.system.MetadataTableProvider;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.table.LakeTables;

@@ -7,6 +7,7 @@ import com.google.inject.Provides;
 import com.google.inject.Scopes;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
+import io.parquetbloom.ForParquetBloomMetadata;
 import io.parquetbloom.connector.functions.ParquetBloomFunctionProvider;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeFunctionProvider;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeProcessorProvider;
@@ -24,6 +25,7 @@ import io.parquetbloom.connector.system.PropertiesTable;
 import io.parquetbloom.delta.DeltaModule;
 import io.parquetbloom.health.HealthModule;
 import io.parquetbloom.iceberg.IcebergModule;
+import io.parquetbloom.keyindex.KeyColumnReader;
 import io.parquetbloom.keyindex.KeyIndexModule;
 import io.parquetbloom.metadata.MetadataModule;
 import io.parquetbloom.pruning.PruningModule;
@@ -71,9 +73,10 @@ public class ParquetBloomModule
         binder.bind(TableStatisticsReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
+        // the key index reads the table's data through the connector's reader
+        binder.bind(KeyColumnReader.class).to(ParquetBloomPageSourceProvider.class);
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(MetadataCacheFlusher.class).in(Scopes.SINGLETON);
-        binder.bind(KeyIndexBuilder.class).in(Scopes.SINGLETON);
 
         binder.bind(BloomProbeProcessorProvider.class).in(Scopes.SINGLETON);
         binder.bind(FunctionProvider.class).to(ParquetBloomFunctionProvider.class).in(Scopes.SINGLETON);

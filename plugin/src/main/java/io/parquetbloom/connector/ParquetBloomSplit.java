@@ -1,6 +1,7 @@
 package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableMap;
+import io.parquetbloom.keyindex.KeyColumnPages;
 import io.parquetbloom.table.RowDeletes;
 import io.trino.spi.connector.ConnectorSplit;
 

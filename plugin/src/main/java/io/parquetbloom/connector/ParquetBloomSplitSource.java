@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.util.concurrent.ListenableFutureTask;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.parquetbloom.keyindex.KeyIndexPlanner;
 import io.parquetbloom.keyindex.KeyIndexSelection;
 import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.table.LakeFile;

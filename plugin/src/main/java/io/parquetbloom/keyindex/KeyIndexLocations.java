@@ -2,6 +2,7 @@ package io.parquetbloom.keyindex;
 
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.table.CompanionFolder;
+import io.parquetbloom.table.TableSchemaReader;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -36,6 +37,14 @@ public final class KeyIndexLocations
      * matches by field id, also that id (and the names a name mapping gives it), so that an index never serves another
      * column that took the name (a dropped and renamed one, an older schema read by time travel) nor files a changed
      * mapping reads otherwise: such a lookup finds no index and reads the files.
+     */
+    public static String indexedColumn(TableSchemaReader.DataColumn column)
+    {
+        return indexedColumn(column.name(), column.fieldId(), column.mappedNames());
+    }
+
+    /**
+     * @see #indexedColumn(TableSchemaReader.DataColumn)
      */
     public static String indexedColumn(String name, OptionalInt fieldId, Optional<List<String>> mappedNames)
     {

@@ -12,7 +12,8 @@ import static io.airlift.configuration.ConfigBinder.configBinder;
 import static org.weakref.jmx.guice.ExportBinder.newExporter;
 
 /**
- * The table-level key index: its folder beside each table, its reader, compaction and publishing.
+ * The table-level key index: its folder beside each table, its build, reader, compaction and publishing. It reads
+ * the table's data through {@link KeyColumnReader}, which the connector's reader binds.
  */
 public class KeyIndexModule
         implements Module
@@ -25,9 +26,9 @@ public class KeyIndexModule
         binder.bind(KeyIndexCompactor.class).in(Scopes.SINGLETON);
         binder.bind(KeyIndexPublisher.class).in(Scopes.SINGLETON);
         binder.bind(KeyIndexBuildStats.class).in(Scopes.SINGLETON);
-        // the bean keeps the name it had before the class moved into this package: dashboards keep reading it
-        newExporter(binder).export(KeyIndexBuildStats.class).as(generator -> generator.generatedNameOf(KeyIndexBuildStats.class)
-                .replace("trino.plugin.parquetbloom.keyindex:", "trino.plugin.parquetbloom.connector.keyindex:"));
+        binder.bind(SegmentBuilder.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexBuilder.class).in(Scopes.SINGLETON);
+        newExporter(binder).export(KeyIndexBuildStats.class).withGeneratedName();
     }
 
     @Provides

@@ -111,7 +111,7 @@ final class TestKeyIndex
     {
         String table = copyEvents("jmx_named", 1);
         createIndex(table, "device_id");
-        ObjectName name = new ObjectName("trino.plugin.parquetbloom.connector.keyindex:type=KeyIndexBuildStats,name=lake");
+        ObjectName name = new ObjectName("trino.plugin.parquetbloom.keyindex:type=KeyIndexBuildStats,name=lake");
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         assertThat(server.isRegistered(name)).as("%s among %s", name, server.queryNames(new ObjectName("*:type=KeyIndexBuildStats,*"), null)).isTrue();
         assertThat((Long) server.getAttribute(name, "Builds")).isPositive();

@@ -3,7 +3,6 @@ package io.parquetbloom.connector.parquet;
 import com.google.inject.Inject;
 import io.airlift.units.DataSize;
 import io.parquetbloom.connector.ForParquetBloomColumnReads;
-import io.parquetbloom.connector.KeyColumnPages;
 import io.parquetbloom.connector.MetadataCacheFlusher;
 import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.parquetbloom.connector.ParquetBloomSplit;
@@ -11,6 +10,8 @@ import io.parquetbloom.connector.ParquetBloomSplitGroup;
 import io.parquetbloom.connector.ParquetBloomTableHandle;
 import io.parquetbloom.connector.PruningPlans;
 import io.parquetbloom.hash.UnsignedIntegers;
+import io.parquetbloom.keyindex.KeyColumnPages;
+import io.parquetbloom.keyindex.KeyColumnReader;
 import io.parquetbloom.metadata.CompactFooter;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.FooterRequest;
@@ -36,6 +37,7 @@ import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.PartitionValues;
 import io.parquetbloom.table.RowDeletes;
+import io.parquetbloom.table.TableSchemaReader;
 import io.trino.parquet.Column;
 import io.trino.parquet.DiskRange;
 import io.trino.parquet.Field;
@@ -109,7 +111,7 @@ import static java.util.Objects.requireNonNull;
  * projected column chunks only.
  */
 public final class ParquetBloomPageSourceProvider
-        implements ConnectorPageSourceProvider
+        implements ConnectorPageSourceProvider, KeyColumnReader
 {
     // the columns of an Iceberg position delete file, by the field ids the Iceberg spec reserves for them
     private static final ParquetBloomColumnHandle DELETE_FILE_PATH = new ParquetBloomColumnHandle("file_path", VARCHAR, false, OptionalInt.of(Integer.MAX_VALUE - 101));
@@ -255,12 +257,18 @@ public final class ParquetBloomPageSourceProvider
         return split.length() * 2 >= split.fileSize() ? plan.options().smallFileThreshold() : 0;
     }
 
+    @Override
+    public ConnectorPageSource readRowGroup(S3ObjectInfo file, SchemaTableName table, TableSchemaReader.DataColumn column, int rowGroup, S3RequestStats requests)
+    {
+        return readRowGroups(file, table, List.of(ParquetBloomColumnHandle.dataColumn(column)), List.of(rowGroup), requests);
+    }
+
     /**
      * The given row groups of one file, read as a query reads them (the same column resolution, type mapping and
      * conversions) but without pruning: the entry for work that is not a query's scan, such as the key index build.
      * Data columns only; their GETs are counted in {@code requests}.
      */
-    public ConnectorPageSource readRowGroups(S3ObjectInfo object, SchemaTableName table, List<ParquetBloomColumnHandle> columns, List<Integer> rowGroups, S3RequestStats requests)
+    private ConnectorPageSource readRowGroups(S3ObjectInfo object, SchemaTableName table, List<ParquetBloomColumnHandle> columns, List<Integer> rowGroups, S3RequestStats requests)
     {
         checkArgument(columns.stream().noneMatch(ParquetBloomColumnHandle::partitionKey), "partition columns are not in the file: %s", columns);
         ReadStats readStats = new ReadStats(requests, new MetadataCacheStats());

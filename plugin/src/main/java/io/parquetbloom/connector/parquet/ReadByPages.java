@@ -1,7 +1,7 @@
 package io.parquetbloom.connector.parquet;
 
 import io.airlift.units.DataSize;
-import io.parquetbloom.connector.KeyColumnPages;
+import io.parquetbloom.keyindex.KeyColumnPages;
 import io.parquetbloom.metadata.ChunkPages;
 import io.parquetbloom.metadata.FileKey;
 import io.parquetbloom.metadata.OffsetIndexLoader;

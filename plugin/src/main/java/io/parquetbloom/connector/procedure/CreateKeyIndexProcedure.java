@@ -2,8 +2,8 @@ package io.parquetbloom.connector.procedure;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
-import io.parquetbloom.connector.KeyIndexBuilder;
 import io.parquetbloom.connector.QueryCancellations;
+import io.parquetbloom.keyindex.KeyIndexBuilder;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;

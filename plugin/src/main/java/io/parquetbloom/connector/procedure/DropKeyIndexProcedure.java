@@ -2,7 +2,7 @@ package io.parquetbloom.connector.procedure;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
-import io.parquetbloom.connector.KeyIndexBuilder;
+import io.parquetbloom.keyindex.KeyIndexBuilder;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;

@@ -2,7 +2,7 @@ package io.parquetbloom.connector.functions.bloomprobe;
 
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
-import io.parquetbloom.connector.ForParquetBloomMetadata;
+import io.parquetbloom.ForParquetBloomMetadata;
 import io.parquetbloom.connector.ParquetBloomColumnHandle;
 import io.parquetbloom.connector.PruningPlans;
 import io.parquetbloom.health.BloomProbe;

@@ -1,13 +1,7 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.keyindex;
 
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
-import io.parquetbloom.keyindex.KeyIndexLocations;
-import io.parquetbloom.keyindex.KeyIndexLookupTooLargeException;
-import io.parquetbloom.keyindex.KeyIndexPointers;
-import io.parquetbloom.keyindex.KeyIndexReader;
-import io.parquetbloom.keyindex.KeyIndexSelection;
-import io.parquetbloom.keyindex.KeyIndexUnusableException;
 import io.parquetbloom.pruning.PruningPlan;
 import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3ObjectInfo;

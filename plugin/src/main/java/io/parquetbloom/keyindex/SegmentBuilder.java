@@ -1,24 +1,10 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.keyindex;
 
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
 import io.airlift.log.Logger;
+import io.parquetbloom.ForParquetBloomMetadata;
 import io.parquetbloom.ParallelTasks;
-import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
-import io.parquetbloom.keyindex.EntrySorter;
-import io.parquetbloom.keyindex.IndexedFile;
-import io.parquetbloom.keyindex.KeyIndexBuildStats;
-import io.parquetbloom.keyindex.KeyIndexCompactor;
-import io.parquetbloom.keyindex.KeyIndexConfig;
-import io.parquetbloom.keyindex.KeyIndexFormat;
-import io.parquetbloom.keyindex.KeyIndexLocations;
-import io.parquetbloom.keyindex.KeyIndexPointer;
-import io.parquetbloom.keyindex.KeyIndexPublisher;
-import io.parquetbloom.keyindex.KeyIndexReader;
-import io.parquetbloom.keyindex.KeyIndexState;
-import io.parquetbloom.keyindex.KeyIndexUnusableException;
-import io.parquetbloom.keyindex.KeyIndexWriter;
-import io.parquetbloom.keyindex.SegmentHeader;
 import io.parquetbloom.metadata.ChunkDictionary;
 import io.parquetbloom.metadata.ChunkPages;
 import io.parquetbloom.metadata.FooterRequest;
@@ -35,13 +21,10 @@ import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.LakeFile;
 import io.parquetbloom.table.LakeTable;
-import io.parquetbloom.table.LakeTables;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.spi.TrinoException;
-import io.trino.spi.connector.ColumnNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
-import io.trino.spi.connector.TableNotFoundException;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
@@ -53,51 +36,41 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
-import static io.trino.spi.StandardErrorCode.USER_CANCELED;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Builds or refreshes a column's key index: lists the table now, finds the files no segment covers (new or
- * rewritten), reads only their key column chunks ({@code metadata.concurrency} files at a time), sorts the entries
- * in bounded memory, uploads one new immutable segment and then replaces the pointer by a conditional PUT. A build
- * that fails or is cancelled before that PUT changes nothing readers see; its uploaded segment is an orphan the next
- * build deletes once older than {@code key-index.orphan-retention}.
+ * Writes one segment of a column's key index: reads the given files' footers and key column chunks
+ * ({@code metadata.concurrency} files at a time) through {@link KeyColumnReader}, so each value is hashed as a query
+ * reads it, sorts the entries in bounded memory (spilling to {@code key-index.spill-directory}) and uploads the
+ * segment under a new name. It reads only the files it is given and publishes nothing: the build decides which files
+ * a segment covers, and publishes it.
  */
-public class KeyIndexBuilder
+public class SegmentBuilder
 {
-    private static final Logger log = Logger.get(KeyIndexBuilder.class);
+    private static final Logger log = Logger.get(SegmentBuilder.class);
     private static final long PROGRESS_INTERVAL_NANOS = 10_000_000_000L;
 
     /**
-     * What a build did.
+     * A segment uploaded, which no pointer names yet.
      *
-     * @param filesRead files whose key column was read into the new segment
-     * @param filesNotIndexed files read but left out (a value without an exact hash, a column stored as another type)
+     * @param notIndexed files read but left out (a value without an exact hash, a column stored as another type)
      */
-    public record BuildResult(int filesRead, int filesNotIndexed, long entries, long segmentBytes, int segments, long orphansDeleted, long millis) {}
+    public record NewSegment(KeyIndexPointer.Segment reference, int notIndexed) {}
 
-    private final LakeTables lakeTables;
-    private final TableSchemaReader schemaReader;
     private final ParquetMetadataReader metadataReader;
     private final FileColumnResolver resolver;
-    private final ParquetBloomPageSourceProvider pageSources;
-    private final KeyIndexReader indexReader;
-    private final KeyIndexCompactor compactor;
-    private final KeyIndexPublisher publisher;
+    private final KeyColumnReader reader;
     private final S3ObjectStore store;
     private final KeyIndexConfig config;
     private final int concurrency;
@@ -106,15 +79,10 @@ public class KeyIndexBuilder
     private final OffsetIndexLoader offsetIndexes;
 
     @Inject
-    public KeyIndexBuilder(
-            LakeTables lakeTables,
-            TableSchemaReader schemaReader,
+    public SegmentBuilder(
             ParquetMetadataReader metadataReader,
             FileColumnResolver resolver,
-            ParquetBloomPageSourceProvider pageSources,
-            KeyIndexReader indexReader,
-            KeyIndexCompactor compactor,
-            KeyIndexPublisher publisher,
+            KeyColumnReader reader,
             S3ObjectStore store,
             KeyIndexConfig config,
             MetadataConfig metadataConfig,
@@ -122,170 +90,16 @@ public class KeyIndexBuilder
             KeyIndexBuildStats buildStats,
             OffsetIndexLoader offsetIndexes)
     {
-        this.offsetIndexes = requireNonNull(offsetIndexes, "offsetIndexes is null");
-        this.buildStats = requireNonNull(buildStats, "buildStats is null");
-        this.publisher = requireNonNull(publisher, "publisher is null");
-        this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
-        this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.resolver = requireNonNull(resolver, "resolver is null");
-        this.pageSources = requireNonNull(pageSources, "pageSources is null");
-        this.indexReader = requireNonNull(indexReader, "indexReader is null");
-        this.compactor = requireNonNull(compactor, "compactor is null");
+        this.reader = requireNonNull(reader, "reader is null");
         this.store = requireNonNull(store, "store is null");
         this.config = requireNonNull(config, "config is null");
         this.concurrency = metadataConfig.getMetadataConcurrency();
         this.executor = requireNonNull(executor, "executor is null");
+        this.buildStats = requireNonNull(buildStats, "buildStats is null");
+        this.offsetIndexes = requireNonNull(offsetIndexes, "offsetIndexes is null");
     }
-
-    /**
-     * @param cancelled whether the procedure's query was cancelled or timed out: checked before each row group is read
-     * and before each write, so a cancelled build stops within about one row group's read and, until it replaces the
-     * pointer, changes nothing
-     */
-    public BuildResult build(SchemaTableName name, String columnName, BooleanSupplier cancelled)
-    {
-        buildStats.built();
-        try {
-            return build(name, columnName, cancelled, false);
-        }
-        catch (RuntimeException e) {
-            if (e instanceof TrinoException trino && trino.getErrorCode().equals(USER_CANCELED.toErrorCode())) {
-                buildStats.cancelled();
-            }
-            else {
-                buildStats.failed();
-            }
-            throw e;
-        }
-    }
-
-    private BuildResult build(SchemaTableName name, String columnName, BooleanSupplier cancelled, boolean repairing)
-    {
-        long start = System.nanoTime();
-        S3RequestStats stats = new S3RequestStats();
-        LakeTable table = listNow(name, stats);
-        ParquetBloomColumnHandle column = dataColumn(table, columnName, stats);
-        String indexed = indexedColumn(column);
-        Cancellation cancellation = new Cancellation(name, column.name(), cancelled);
-        KeyIndexState state = KeyIndexState.read(indexReader, store, table.companionFolder(), indexed, stats);
-        state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
-        List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
-                .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
-                .filter(loaded -> !damaged(table, indexed, loaded.reference()))
-                .toList();
-        Map<String, LakeFile> listed = table.filesByRelativePath();
-        KeyIndexState.Coverage coverage = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed);
-        Set<String> covered = coverage.coveredPaths();
-        // files read before at this version that could not be indexed are not read again
-        List<LakeFile> toRead = table.files().stream()
-                .filter(file -> !covered.contains(file.relativePath()) && !coverage.unindexablePaths().contains(file.relativePath()))
-                .toList();
-        KeyIndexPointer base = new KeyIndexPointer(indexed, kept.stream().map(KeyIndexState.LoadedSegment::reference).toList());
-        log.info("Key index of %s.%s: %d files listed, %d covered, %d to read", name, column.name(), table.files().size(), covered.size(), toRead.size());
-        Optional<KeyIndexPointer.Segment> added = Optional.empty();
-        int notIndexed = 0;
-        if (!toRead.isEmpty()) {
-            // deltas hash in the newest segment's type, so compaction can merge them; their hash keeps as many bits as
-            // the whole index needs, so merging never cuts it shorter than a lookup of the whole table wants
-            Optional<String> knownType = kept.reversed().stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
-            long indexedEntries = kept.stream().mapToLong(loaded -> loaded.segment().entries()).sum();
-            NewSegment segment = writeSegment(table, column, toRead, knownType, indexedEntries, start, cancellation, stats);
-            added = Optional.of(segment.reference());
-            notIndexed = segment.notIndexed();
-        }
-        KeyIndexPointer next = added.map(base::withSegment).orElse(base);
-        if (next.segments().size() > config.getMaxSegments()) {
-            next = compacted(table, next, listed, stats);
-        }
-        boolean committed = added.isPresent() || !next.equals(state.pointer().orElse(null));
-        if (committed) {
-            next = commitOrRemove(table, indexed, state.pointerEtag(), next, added, cancellation, stats);
-            buildStats.committed();
-        }
-        long orphans = publisher.deleteOrphans(table.companionFolder(), indexed, next, committed, stats);
-        if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), indexed, segment))) {
-            // the compaction found a damaged page: once more, now leaving that segment out and reading its files
-            return build(name, columnName, cancelled, true);
-        }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
-        log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", name, column.name(), result, stats.getRequests(), stats.listRequests());
-        return result;
-    }
-
-    /**
-     * The segments merged into one; where a segment turns out damaged, the segments as they are, which stay correct.
-     */
-    private KeyIndexPointer compacted(LakeTable table, KeyIndexPointer pointer, Map<String, LakeFile> listed, S3RequestStats stats)
-    {
-        try {
-            KeyIndexPointer compacted = compactor.compact(table.companionFolder(), pointer, listed, stats);
-            buildStats.compacted();
-            return compacted;
-        }
-        catch (TrinoException e) {
-            log.warn("Key index of %s.%s: not compacted: %s", table.name(), pointer.column(), e.getMessage());
-            return pointer;
-        }
-    }
-
-    /**
-     * Drops the column's index: the pointer first, from then on no reader uses the segments deleted after it.
-     */
-    public void drop(SchemaTableName name, String columnName)
-    {
-        S3RequestStats stats = new S3RequestStats();
-        S3Location indexes = lakeTables.companionFolder(name, lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name)));
-        String wanted = columnName.toLowerCase(Locale.ROOT);
-        LakeTable table = listNow(name, stats);
-        // a table format's column is indexed by its field id too: the index of the column of that name now
-        String indexed = table.snapshot().isEmpty() ? wanted : schemaReader.readColumns(table, stats).stream()
-                .filter(column -> column.name().equals(wanted))
-                .findFirst()
-                .map(column -> KeyIndexLocations.indexedColumn(column.name(), column.fieldId(), column.mappedNames()))
-                .orElse(wanted);
-        publisher.drop(name, indexes, indexed, stats);
-    }
-
-    /**
-     * What the column's index is kept by: see {@link KeyIndexLocations#indexedColumn}.
-     */
-    private static String indexedColumn(ParquetBloomColumnHandle column)
-    {
-        return KeyIndexLocations.indexedColumn(column.name(), column.fieldId(), column.mappedNames());
-    }
-
-    private LakeTable listNow(SchemaTableName name, S3RequestStats stats)
-    {
-        S3Location folder = lakeTables.findTable(name, stats).orElseThrow(() -> new TableNotFoundException(name));
-        return lakeTables.listTableNow(name, folder, stats);
-    }
-
-    private ParquetBloomColumnHandle dataColumn(LakeTable table, String columnName, S3RequestStats stats)
-    {
-        String wanted = columnName.toLowerCase(Locale.ROOT);
-        if (table.partitionColumns().stream().anyMatch(partition -> partition.name().equals(wanted))) {
-            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is a partition column: partition folders already prune it; index a data column".formatted(wanted, table.name()));
-        }
-        return schemaReader.readColumns(table, stats).stream()
-                .filter(column -> column.name().equals(wanted))
-                .map(ParquetBloomColumnHandle::dataColumn)
-                .findFirst()
-                .orElseThrow(() -> new ColumnNotFoundException(table.name(), wanted));
-    }
-
-    private boolean damaged(LakeTable table, String column, KeyIndexPointer.Segment segment)
-    {
-        boolean damaged = indexReader.isDamaged(table.companionFolder(), column, segment);
-        if (damaged) {
-            buildStats.damagedSegmentDropped();
-            log.warn("Key index of %s.%s: segment %s has a page that fails its checksum; it is dropped and the files it covered are read again", table.name(), column, segment.name());
-        }
-        return damaged;
-    }
-
-    private record NewSegment(KeyIndexPointer.Segment reference, int notIndexed) {}
 
     /**
      * @param keyPages per row group, the key column's pages by its offset index, where the index is usable and
@@ -323,23 +137,14 @@ public class KeyIndexBuilder
     }
 
     /**
-     * Replaces the pointer, unless the build was cancelled first: then the segment it uploaded is deleted, so a
-     * cancelled build leaves nothing behind. (After a PUT was sent, a failure may follow a PUT that landed with its
-     * answer lost: the segment is then left for the orphan cleanup, which keeps what a pointer names.)
+     * Reads, hashes and uploads the files' entries of the column.
+     *
+     * @param knownType the index's Parquet type where segments exist: deltas hash in the newest segment's type, so
+     * compaction can merge them
+     * @param indexedEntries the entries of the segments kept: the hash keeps as many bits as the whole index needs
+     * @param start when the build started, for the segment's header
      */
-    private KeyIndexPointer commitOrRemove(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, Cancellation cancellation, S3RequestStats stats)
-    {
-        try {
-            cancellation.check();
-        }
-        catch (TrinoException e) {
-            added.ifPresent(segment -> publisher.deleteSegment(table.companionFolder(), column, segment, stats));
-            throw e;
-        }
-        return publisher.publish(table.name(), table.companionFolder(), column, expectedEtag, next, added, stats);
-    }
-
-    private NewSegment writeSegment(LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, Cancellation cancellation, S3RequestStats stats)
+    public NewSegment write(LakeTable table, TableSchemaReader.DataColumn column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, BuildCancellation cancellation, S3RequestStats stats)
     {
         List<FileFooter> footers = readFooters(table, column, files, cancellation, stats);
         PrimitiveType indexType = indexType(table, column, footers, knownType);
@@ -353,11 +158,11 @@ public class KeyIndexBuilder
             List<IndexedFile> indexed = hashFiles(table, column, footers, indexType, rowGroupBits, hashBits, sorter, cancellation, stats);
             Path segmentFile = Files.createTempFile(directory, "key-index-", KeyIndexFormat.SEGMENT_SUFFIX);
             try {
-                SegmentHeader header = new SegmentHeader(indexedColumn(column), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
+                SegmentHeader header = new SegmentHeader(KeyIndexLocations.indexedColumn(column), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
                 KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
                 cancellation.check();
                 String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
-                S3Location location = KeyIndexLocations.segment(table.companionFolder(), indexedColumn(column), name);
+                S3Location location = KeyIndexLocations.segment(table.companionFolder(), KeyIndexLocations.indexedColumn(column), name);
                 // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
                 String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
                 int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
@@ -381,7 +186,7 @@ public class KeyIndexBuilder
         }
     }
 
-    private List<FileFooter> readFooters(LakeTable table, ParquetBloomColumnHandle column, List<LakeFile> files, Cancellation cancellation, S3RequestStats stats)
+    private List<FileFooter> readFooters(LakeTable table, TableSchemaReader.DataColumn column, List<LakeFile> files, BuildCancellation cancellation, S3RequestStats stats)
     {
         List<Callable<FileFooter>> reads = new ArrayList<>();
         for (LakeFile file : files) {
@@ -430,7 +235,7 @@ public class KeyIndexBuilder
         return pages;
     }
 
-    private static PrimitiveType indexType(LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, Optional<String> knownType)
+    private static PrimitiveType indexType(LakeTable table, TableSchemaReader.DataColumn column, List<FileFooter> footers, Optional<String> knownType)
     {
         if (knownType.isPresent()) {
             try {
@@ -448,9 +253,9 @@ public class KeyIndexBuilder
                 .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table.name())));
     }
 
-    private List<IndexedFile> hashFiles(LakeTable table, ParquetBloomColumnHandle column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, Cancellation cancellation, S3RequestStats stats)
+    private List<IndexedFile> hashFiles(LakeTable table, TableSchemaReader.DataColumn column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, BuildCancellation cancellation, S3RequestStats stats)
     {
-        KeyColumnHasher hasher = new KeyColumnHasher(pageSources, metadataReader, resolver, table.name(), column, indexType, stats);
+        KeyColumnHasher hasher = new KeyColumnHasher(reader, metadataReader, resolver, table.name(), column, indexType, stats);
         Progress progress = new Progress(table.name(), column.name(), footers.size());
         // row groups being hashed hold their values' hashes and a reader's buffers: at most half the build memory
         InFlightMemory inFlight = new InFlightMemory(config.getBuildMemory().toBytes() / 2);
@@ -470,7 +275,7 @@ public class KeyIndexBuilder
         return files;
     }
 
-    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight, Cancellation cancellation)
+    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight, BuildCancellation cancellation)
             throws IOException, InterruptedException
     {
         S3ObjectInfo object = footer.file().object();
@@ -534,19 +339,6 @@ public class KeyIndexBuilder
      * A byte budget for row groups being hashed at once, on top of the files' concurrency: 128 row groups of 250,000
      * keys would hold about 1 GB of hashes and buffers.
      */
-    /**
-     * The procedure's query, cancelled or timed out: Trino does not interrupt a procedure, so the build asks.
-     */
-    private record Cancellation(SchemaTableName table, String column, BooleanSupplier cancelled)
-    {
-        void check()
-        {
-            if (cancelled.getAsBoolean()) {
-                throw new TrinoException(USER_CANCELED, "create_key_index of %s.%s stopped: its query was cancelled or timed out; the index is as it was".formatted(table, column));
-            }
-        }
-    }
-
     private static final class InFlightMemory
     {
         // a reader's buffers (pages, decompression) beside the values' hashes

@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom;
 
 import com.google.inject.BindingAnnotation;
 

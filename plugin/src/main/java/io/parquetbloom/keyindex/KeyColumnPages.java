@@ -1,4 +1,4 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.keyindex;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;

@@ -1,6 +1,5 @@
-package io.parquetbloom.connector;
+package io.parquetbloom.keyindex;
 
-import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.parquetbloom.hash.ParquetValueHasher;
 import io.parquetbloom.hash.ValueHash;
 import io.parquetbloom.metadata.BloomFilterKey;
@@ -17,6 +16,7 @@ import io.parquetbloom.pruning.IntegerStatistics;
 import io.parquetbloom.s3.S3ObjectInfo;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.FileColumnResolver;
+import io.parquetbloom.table.TableSchemaReader;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
@@ -40,27 +40,27 @@ import static java.util.Objects.requireNonNull;
 /**
  * The hashes of a row group's key values: from the chunk's dictionary page alone where the chunk is entirely
  * dictionary-encoded in the index's Parquet type; otherwise from the key column read by the connector's own reader
- * ({@link ParquetBloomPageSourceProvider#readRowGroups}, so every value is exactly what a query reads), each distinct non-null value hashed as a bloom filter of the
+ * ({@link KeyColumnReader}, so every value is exactly what a query reads), each distinct non-null value hashed as a bloom filter of the
  * index's Parquet type would hash it. Either way the same rule hashes a lookup's literal, so the literal finds the
  * entry.
  */
 final class KeyColumnHasher
 {
-    private final ParquetBloomPageSourceProvider pageSources;
+    private final KeyColumnReader reader;
     private final SchemaTableName table;
-    private final ParquetBloomColumnHandle column;
+    private final TableSchemaReader.DataColumn column;
     private final PrimitiveType indexType;
     private final ParquetMetadataReader metadataReader;
     private final FileColumnResolver resolver;
     private final S3RequestStats requests;
     private final AtomicLong rowGroupsFromDictionaries = new AtomicLong();
 
-    KeyColumnHasher(ParquetBloomPageSourceProvider pageSources, ParquetMetadataReader metadataReader, FileColumnResolver resolver, SchemaTableName table, ParquetBloomColumnHandle column, PrimitiveType indexType, S3RequestStats requests)
+    KeyColumnHasher(KeyColumnReader reader, ParquetMetadataReader metadataReader, FileColumnResolver resolver, SchemaTableName table, TableSchemaReader.DataColumn column, PrimitiveType indexType, S3RequestStats requests)
     {
         this.metadataReader = requireNonNull(metadataReader, "metadataReader is null");
         this.resolver = requireNonNull(resolver, "resolver is null");
         this.requests = requireNonNull(requests, "requests is null");
-        this.pageSources = requireNonNull(pageSources, "pageSources is null");
+        this.reader = requireNonNull(reader, "reader is null");
         this.table = requireNonNull(table, "table is null");
         this.column = requireNonNull(column, "column is null");
         this.indexType = requireNonNull(indexType, "indexType is null");
@@ -158,7 +158,7 @@ final class KeyColumnHasher
         io.trino.spi.type.Type type = column.type();
         PageHashes collected = new PageHashes();
         long row = 0;
-        try (ConnectorPageSource source = pageSources.readRowGroups(object, table, List.of(column), List.of(rowGroup), requests)) {
+        try (ConnectorPageSource source = reader.readRowGroup(object, table, column, rowGroup, requests)) {
             while (!source.isFinished()) {
                 SourcePage page = source.getNextSourcePage();
                 if (page == null) {

@@ -1,0 +1,22 @@
+package io.parquetbloom.keyindex;
+
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.util.function.BooleanSupplier;
+
+import static io.trino.spi.StandardErrorCode.USER_CANCELED;
+
+/**
+ * A build's query, cancelled or timed out: Trino does not interrupt a procedure, so the build asks before each row
+ * group it reads and before each write.
+ */
+record BuildCancellation(SchemaTableName table, String column, BooleanSupplier cancelled)
+{
+    void check()
+    {
+        if (cancelled.getAsBoolean()) {
+            throw new TrinoException(USER_CANCELED, "create_key_index of %s.%s stopped: its query was cancelled or timed out; the index is as it was".formatted(table, column));
+        }
+    }
+}
