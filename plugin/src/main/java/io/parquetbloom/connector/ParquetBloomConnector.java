@@ -3,14 +3,17 @@ package io.parquetbloom.connector;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
-import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
+import io.parquetbloom.connector.procedure.KeyIndexBuildPageSinkProvider;
+import io.parquetbloom.connector.procedure.KeyIndexTableProcedures;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.TableProcedureMetadata;
 import io.trino.spi.function.FunctionProvider;
 import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.procedure.Procedure;
@@ -29,7 +32,8 @@ public class ParquetBloomConnector
     private final LifeCycleManager lifeCycleManager;
     private final ParquetBloomTransactionManager transactionManager;
     private final ParquetBloomSplitManager splitManager;
-    private final ParquetBloomPageSourceProvider pageSourceProvider;
+    private final ParquetBloomPageSources pageSourceProvider;
+    private final KeyIndexBuildPageSinkProvider pageSinkProvider;
     private final ParquetBloomSessionProperties sessionProperties;
     private final Set<ConnectorTableFunction> tableFunctions;
     private final FunctionProvider functionProvider;
@@ -42,7 +46,8 @@ public class ParquetBloomConnector
             LifeCycleManager lifeCycleManager,
             ParquetBloomTransactionManager transactionManager,
             ParquetBloomSplitManager splitManager,
-            ParquetBloomPageSourceProvider pageSourceProvider,
+            ParquetBloomPageSources pageSourceProvider,
+            KeyIndexBuildPageSinkProvider pageSinkProvider,
             ParquetBloomSessionProperties sessionProperties,
             Set<ConnectorTableFunction> tableFunctions,
             FunctionProvider functionProvider,
@@ -59,6 +64,7 @@ public class ParquetBloomConnector
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.splitManager = requireNonNull(splitManager, "splitManager is null");
         this.pageSourceProvider = requireNonNull(pageSourceProvider, "pageSourceProvider is null");
+        this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
         this.sessionProperties = requireNonNull(sessionProperties, "sessionProperties is null");
     }
 
@@ -105,6 +111,18 @@ public class ParquetBloomConnector
     public ConnectorPageSourceProvider getPageSourceProvider()
     {
         return pageSourceProvider;
+    }
+
+    @Override
+    public ConnectorPageSinkProvider getPageSinkProvider()
+    {
+        return pageSinkProvider;
+    }
+
+    @Override
+    public Set<TableProcedureMetadata> getTableProcedures()
+    {
+        return KeyIndexTableProcedures.procedures();
     }
 
     @Override

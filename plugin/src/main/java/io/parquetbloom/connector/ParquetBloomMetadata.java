@@ -2,7 +2,10 @@ package io.parquetbloom.connector;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.airlift.slice.Slice;
 import io.parquetbloom.ParallelTasks;
+import io.parquetbloom.connector.procedure.KeyIndexExecuteHandle;
+import io.parquetbloom.connector.procedure.KeyIndexTableProcedures;
 import io.parquetbloom.connector.system.MetadataTableName;
 import io.parquetbloom.connector.system.MetadataTableProvider;
 import io.parquetbloom.connector.system.MetadataTableRequest;
@@ -15,10 +18,14 @@ import io.parquetbloom.table.PartitionColumn;
 import io.parquetbloom.table.TableSchemaReader;
 import io.parquetbloom.table.TableShape;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.BeginTableExecuteResult;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ColumnNotFoundException;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
@@ -26,6 +33,7 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.LimitApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
+import io.trino.spi.connector.RetryMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.connector.TableNotFoundException;
@@ -43,6 +51,7 @@ import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.Type;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -87,13 +96,15 @@ public class ParquetBloomMetadata
     private final AtomicReference<Instant> submittedAt = new AtomicReference<>();
     private final TableStatisticsReader statisticsReader;
     private final Map<String, MetadataTableProvider> metadataTables;
+    private final KeyIndexTableProcedures keyIndexProcedures;
 
     /**
      * @param executor the transaction's share of the catalog's metadata threads
      * @param metadataTables the kinds of {@code "<table>$<suffix>"} tables, by suffix
      */
-    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, TableStatisticsReader statisticsReader, Map<String, MetadataTableProvider> metadataTables)
+    public ParquetBloomMetadata(LakeTables lakeTables, TableSchemaReader schemaReader, Executor executor, TableStatisticsReader statisticsReader, Map<String, MetadataTableProvider> metadataTables, KeyIndexTableProcedures keyIndexProcedures)
     {
+        this.keyIndexProcedures = requireNonNull(keyIndexProcedures, "keyIndexProcedures is null");
         this.metadataTables = ImmutableMap.copyOf(requireNonNull(metadataTables, "metadataTables is null"));
         this.statisticsReader = requireNonNull(statisticsReader, "statisticsReader is null");
         this.executor = requireNonNull(executor, "executor is null");
@@ -239,6 +250,44 @@ public class ParquetBloomMetadata
             handles.put(column.name(), column);
         }
         return handles.buildOrThrow();
+    }
+
+    @Override
+    public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
+    {
+        return keyIndexProcedures.handleFor((ParquetBloomTableHandle) tableHandle, procedureName, executeProperties);
+    }
+
+    /**
+     * A key index build scans the key column only; its scan returns no rows.
+     */
+    @Override
+    public Set<ColumnHandle> getColumnHandlesForTableExecute(ConnectorSession session, ConnectorTableHandle tableHandle, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        KeyIndexExecuteHandle handle = (KeyIndexExecuteHandle) tableExecuteHandle;
+        ColumnHandle column = getColumnHandles(session, tableHandle).get(handle.column());
+        if (column == null || ((ParquetBloomColumnHandle) column).hidden()) {
+            throw new ColumnNotFoundException(handle.schemaTableName(), handle.column());
+        }
+        return Set.of(column);
+    }
+
+    @Override
+    public BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorTableHandle updatedSourceTableHandle)
+    {
+        return keyIndexProcedures.begin((KeyIndexExecuteHandle) tableExecuteHandle, (ParquetBloomTableHandle) updatedSourceTableHandle);
+    }
+
+    @Override
+    public Map<String, Long> finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> tableExecuteState)
+    {
+        return keyIndexProcedures.finish((KeyIndexExecuteHandle) tableExecuteHandle, tableExecuteState);
+    }
+
+    @Override
+    public Map<String, Long> executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        return keyIndexProcedures.execute((KeyIndexExecuteHandle) tableExecuteHandle);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.parquetbloom.connector;
 import com.google.inject.Inject;
 import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.ForParquetBloomMetadata;
+import io.parquetbloom.connector.procedure.KeyIndexTableProcedures;
 import io.parquetbloom.connector.system.MetadataTableProvider;
 import io.parquetbloom.metadata.MetadataConfig;
 import io.parquetbloom.table.LakeTables;
@@ -27,6 +28,7 @@ public class ParquetBloomMetadataFactory
     private final int concurrency;
     private final TableStatisticsReader statisticsReader;
     private final Map<String, MetadataTableProvider> metadataTables;
+    private final KeyIndexTableProcedures keyIndexProcedures;
 
     @Inject
     public ParquetBloomMetadataFactory(
@@ -35,18 +37,20 @@ public class ParquetBloomMetadataFactory
             @ForParquetBloomMetadata ExecutorService executor,
             MetadataConfig config,
             TableStatisticsReader statisticsReader,
-            Set<MetadataTableProvider> metadataTables)
+            Set<MetadataTableProvider> metadataTables,
+            KeyIndexTableProcedures keyIndexProcedures)
     {
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
         this.schemaReader = requireNonNull(schemaReader, "schemaReader is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.concurrency = config.getMetadataConcurrency();
         this.statisticsReader = requireNonNull(statisticsReader, "statisticsReader is null");
+        this.keyIndexProcedures = requireNonNull(keyIndexProcedures, "keyIndexProcedures is null");
         this.metadataTables = metadataTables.stream().collect(toImmutableMap(MetadataTableProvider::suffix, provider -> provider));
     }
 
     public ParquetBloomMetadata create()
     {
-        return new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency), statisticsReader, metadataTables);
+        return new ParquetBloomMetadata(lakeTables, schemaReader, new BoundedExecutor(executor, concurrency), statisticsReader, metadataTables, keyIndexProcedures);
     }
 }

@@ -15,6 +15,8 @@ import io.parquetbloom.connector.parquet.ParquetBloomPageSourceProvider;
 import io.parquetbloom.connector.procedure.CreateKeyIndexProcedure;
 import io.parquetbloom.connector.procedure.DropKeyIndexProcedure;
 import io.parquetbloom.connector.procedure.FlushMetadataCacheProcedure;
+import io.parquetbloom.connector.procedure.KeyIndexBuildPageSinkProvider;
+import io.parquetbloom.connector.procedure.KeyIndexTableProcedures;
 import io.parquetbloom.connector.procedure.RegisterTableProcedure;
 import io.parquetbloom.connector.procedure.UnregisterTableProcedure;
 import io.parquetbloom.connector.system.BloomFilterAdviceTable;
@@ -73,6 +75,9 @@ public class ParquetBloomModule
         binder.bind(TableStatisticsReader.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(ParquetBloomPageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(ParquetBloomPageSources.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexTableProcedures.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexBuildPageSinkProvider.class).in(Scopes.SINGLETON);
         // the key index reads the table's data through the connector's reader
         binder.bind(KeyColumnReader.class).to(ParquetBloomPageSourceProvider.class);
         binder.bind(ParquetBloomSessionProperties.class).in(Scopes.SINGLETON);

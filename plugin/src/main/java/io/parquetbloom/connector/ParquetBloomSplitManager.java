@@ -6,6 +6,7 @@ import io.airlift.concurrent.BoundedExecutor;
 import io.parquetbloom.ForParquetBloomMetadata;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeHandle;
 import io.parquetbloom.connector.functions.bloomprobe.BloomProbeSplit;
+import io.parquetbloom.connector.procedure.KeyIndexTableProcedures;
 import io.parquetbloom.health.QueryShareWindow;
 import io.parquetbloom.keyindex.KeyIndexPlanner;
 import io.parquetbloom.keyindex.KeyIndexReader;
@@ -64,11 +65,13 @@ public class ParquetBloomSplitManager
     private final MetadataCacheFlusher flusher;
     private final PruningTotals totals;
     private final KeyIndexReader keyIndexReader;
+    private final KeyIndexTableProcedures keyIndexProcedures;
     private final NodeManager nodeManager;
 
     @Inject
-    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow, MetadataCacheFlusher flusher, PruningTotals totals, KeyIndexReader keyIndexReader, NodeManager nodeManager)
+    public ParquetBloomSplitManager(ParquetBloomTransactionManager transactionManager, ParquetMetadataReader metadataReader, RowGroupPruner pruner, @ForParquetBloomMetadata ExecutorService executor, MetadataConfig metadataConfig, ParquetBloomConfig config, QueryShareWindow queryWindow, MetadataCacheFlusher flusher, PruningTotals totals, KeyIndexReader keyIndexReader, NodeManager nodeManager, KeyIndexTableProcedures keyIndexProcedures)
     {
+        this.keyIndexProcedures = requireNonNull(keyIndexProcedures, "keyIndexProcedures is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
         this.keyIndexReader = requireNonNull(keyIndexReader, "keyIndexReader is null");
         this.totals = requireNonNull(totals, "totals is null");
@@ -87,6 +90,9 @@ public class ParquetBloomSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle connectorTable, Set<ColumnHandle> dynamicFilterColumns, Constraint constraint)
     {
         ParquetBloomTableHandle table = (ParquetBloomTableHandle) connectorTable;
+        if (table.keyIndexBuild().isPresent()) {
+            return keyIndexProcedures.splits(table);
+        }
         ParquetBloomMetadata metadata = transactionManager.get(transaction);
         LakeTable lakeTable = metadata.table(table)
                 .orElseThrow(() -> new TableNotFoundException(table.schemaTableName(), "Table %s not found".formatted(table.schemaTableName())));

@@ -4,6 +4,7 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
@@ -13,8 +14,10 @@ import static java.util.Objects.requireNonNull;
  * partition, statistics and bloom filter pruning, and never claimed as enforced
  * @param limit a LIMIT directly above the scan (no filter between): each split returns at most this many rows, and
  * reads no row group beyond those that hold them
+ * @param keyIndexBuild the key index build ({@code ALTER TABLE ... EXECUTE create_key_index}) this scan reads for:
+ * its splits read and hash the files the build chose, and return no rows
  */
-public record ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint, OptionalLong limit, OptionalLong snapshotId)
+public record ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint, OptionalLong limit, OptionalLong snapshotId, Optional<String> keyIndexBuild)
         implements ConnectorTableHandle
 {
     public ParquetBloomTableHandle
@@ -24,11 +27,12 @@ public record ParquetBloomTableHandle(String schemaName, String tableName, Tuple
         requireNonNull(constraint, "constraint is null");
         requireNonNull(limit, "limit is null");
         requireNonNull(snapshotId, "snapshotId is null");
+        requireNonNull(keyIndexBuild, "keyIndexBuild is null");
     }
 
     public ParquetBloomTableHandle(String schemaName, String tableName, TupleDomain<ParquetBloomColumnHandle> constraint)
     {
-        this(schemaName, tableName, constraint, OptionalLong.empty(), OptionalLong.empty());
+        this(schemaName, tableName, constraint, OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
     }
 
     /**
@@ -36,17 +40,22 @@ public record ParquetBloomTableHandle(String schemaName, String tableName, Tuple
      */
     public ParquetBloomTableHandle withSnapshot(long snapshotId)
     {
-        return new ParquetBloomTableHandle(schemaName, tableName, constraint, limit, OptionalLong.of(snapshotId));
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, limit, OptionalLong.of(snapshotId), keyIndexBuild);
     }
 
     public ParquetBloomTableHandle withLimit(long limit)
     {
-        return new ParquetBloomTableHandle(schemaName, tableName, constraint, OptionalLong.of(limit), snapshotId);
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, OptionalLong.of(limit), snapshotId, keyIndexBuild);
     }
 
     public ParquetBloomTableHandle withConstraint(TupleDomain<ParquetBloomColumnHandle> constraint)
     {
-        return new ParquetBloomTableHandle(schemaName, tableName, constraint, limit, snapshotId);
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, limit, snapshotId, keyIndexBuild);
+    }
+
+    public ParquetBloomTableHandle withKeyIndexBuild(String buildId)
+    {
+        return new ParquetBloomTableHandle(schemaName, tableName, constraint, limit, snapshotId, Optional.of(buildId));
     }
 
     public SchemaTableName schemaTableName()

@@ -11,9 +11,9 @@ import static io.trino.spi.StandardErrorCode.USER_CANCELED;
  * A build's query, cancelled or timed out: Trino does not interrupt a procedure, so the build asks before each row
  * group it reads and before each write.
  */
-record BuildCancellation(SchemaTableName table, String column, BooleanSupplier cancelled)
+public record BuildCancellation(SchemaTableName table, String column, BooleanSupplier cancelled)
 {
-    void check()
+    public void check()
     {
         if (cancelled.getAsBoolean()) {
             throw new TrinoException(USER_CANCELED, "create_key_index of %s.%s stopped: its query was cancelled or timed out; the index is as it was".formatted(table, column));

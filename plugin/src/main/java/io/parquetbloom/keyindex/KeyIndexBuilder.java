@@ -14,6 +14,7 @@ import io.trino.spi.connector.ColumnNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -101,56 +102,133 @@ public class KeyIndexBuilder
 
     private BuildResult build(SchemaTableName name, String columnName, BooleanSupplier cancelled, boolean repairing)
     {
-        long start = System.nanoTime();
         S3RequestStats stats = new S3RequestStats();
+        BuildPlan plan = plan(name, columnName, stats);
+        BuildCancellation cancellation = new BuildCancellation(name, plan.column().name(), cancelled);
+        List<SegmentBuilder.NewSegment> added = new ArrayList<>();
+        if (!plan.toRead().isEmpty()) {
+            SegmentBuilder.SegmentSpec spec = new SegmentBuilder.SegmentSpec(SegmentBuilder.SegmentSpec.newName(), plan.knownType(), plan.indexedEntries(), 1);
+            added.add(segmentBuilder.write(name, plan.table().companionFolder(), plan.column(), plan.toRead(), spec, cancellation, stats));
+        }
+        PublishResult published = publish(plan, added, cancellation, stats);
+        if (!repairing && published.damaged()) {
+            // the compaction found a damaged page: once more, now leaving that segment out and reading its files
+            return build(name, columnName, cancelled, true);
+        }
+        return published.result();
+    }
+
+    /**
+     * What a build found and decided on the coordinator, before any key column is read.
+     *
+     * @param indexed what the column's index is kept by ({@link KeyIndexLocations#indexedColumn})
+     * @param kept the segments the build keeps: of the column's type, undamaged
+     * @param toRead the files no kept segment covers, nor records as unindexable at their version
+     * @param knownType the Parquet type the index hashes in, where segments are kept
+     */
+    public record BuildPlan(
+            LakeTable table,
+            TableSchemaReader.DataColumn column,
+            String indexed,
+            KeyIndexState state,
+            List<KeyIndexState.LoadedSegment> kept,
+            List<LakeFile> toRead,
+            Optional<String> knownType,
+            long startNanos)
+    {
+        public BuildPlan
+        {
+            requireNonNull(table, "table is null");
+            requireNonNull(column, "column is null");
+            requireNonNull(indexed, "indexed is null");
+            requireNonNull(state, "state is null");
+            kept = List.copyOf(kept);
+            toRead = List.copyOf(toRead);
+            requireNonNull(knownType, "knownType is null");
+        }
+
+        public long indexedEntries()
+        {
+            return kept.stream().mapToLong(loaded -> loaded.segment().entries()).sum();
+        }
+
+        public BuildPlan withKnownType(String type)
+        {
+            return new BuildPlan(table, column, indexed, state, kept, toRead, Optional.of(type), startNanos);
+        }
+    }
+
+    /**
+     * Lists the table now and finds the files the build reads: those no undamaged segment of the column's type covers
+     * at their listed version.
+     */
+    public BuildPlan plan(SchemaTableName name, String columnName, S3RequestStats stats)
+    {
+        long start = System.nanoTime();
         LakeTable table = listNow(name, stats);
         TableSchemaReader.DataColumn column = dataColumn(table, columnName, stats);
         String indexed = KeyIndexLocations.indexedColumn(column);
-        BuildCancellation cancellation = new BuildCancellation(name, column.name(), cancelled);
         KeyIndexState state = KeyIndexState.read(indexReader, store, table.companionFolder(), indexed, stats);
         state.problems().forEach(problem -> log.warn("Key index of %s.%s: ignoring what cannot be read: %s", name, column.name(), problem));
         List<KeyIndexState.LoadedSegment> kept = state.segments().stream()
                 .filter(loaded -> loaded.segment().header().trinoType().equals(column.type().getDisplayName()))
                 .filter(loaded -> !damaged(table, indexed, loaded.reference()))
                 .toList();
-        Map<String, LakeFile> listed = table.filesByRelativePath();
-        KeyIndexState.Coverage coverage = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(listed);
+        KeyIndexState.Coverage coverage = new KeyIndexState(state.pointerEtag(), state.pointer(), kept, List.of()).coverage(table.filesByRelativePath());
         Set<String> covered = coverage.coveredPaths();
         // files read before at this version that could not be indexed are not read again
         List<LakeFile> toRead = table.files().stream()
                 .filter(file -> !covered.contains(file.relativePath()) && !coverage.unindexablePaths().contains(file.relativePath()))
                 .toList();
-        KeyIndexPointer base = new KeyIndexPointer(indexed, kept.stream().map(KeyIndexState.LoadedSegment::reference).toList());
         log.info("Key index of %s.%s: %d files listed, %d covered, %d to read", name, column.name(), table.files().size(), covered.size(), toRead.size());
-        Optional<KeyIndexPointer.Segment> added = Optional.empty();
-        int notIndexed = 0;
-        if (!toRead.isEmpty()) {
-            // deltas hash in the newest segment's type, so compaction can merge them; their hash keeps as many bits as
-            // the whole index needs, so merging never cuts it shorter than a lookup of the whole table wants
-            Optional<String> knownType = kept.reversed().stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
-            long indexedEntries = kept.stream().mapToLong(loaded -> loaded.segment().entries()).sum();
-            SegmentBuilder.NewSegment segment = segmentBuilder.write(table, column, toRead, knownType, indexedEntries, start, cancellation, stats);
-            added = Optional.of(segment.reference());
-            notIndexed = segment.notIndexed();
+        // deltas hash in the newest segment's type, so compaction can merge them
+        Optional<String> knownType = kept.reversed().stream().map(loaded -> loaded.segment().header().columnType()).findFirst();
+        return new BuildPlan(table, column, indexed, state, kept, toRead, knownType, start);
+    }
+
+    /**
+     * What publishing did.
+     *
+     * @param damaged whether a segment the pointer now names turned out damaged (found by compaction): a build on one
+     * node reads its files again at once; otherwise the next build does
+     */
+    public record PublishResult(BuildResult result, boolean damaged) {}
+
+    /**
+     * Names the new segments in the pointer by compare-and-swap (merging them with the kept ones beyond
+     * {@code key-index.max-segments}), unless the build was cancelled first: then they are deleted. Deletes orphans
+     * older than {@code key-index.orphan-retention}.
+     */
+    public PublishResult publish(BuildPlan plan, List<SegmentBuilder.NewSegment> newSegments, BuildCancellation cancellation, S3RequestStats stats)
+    {
+        LakeTable table = plan.table();
+        List<KeyIndexPointer.Segment> added = newSegments.stream().map(SegmentBuilder.NewSegment::reference).toList();
+        KeyIndexPointer next = new KeyIndexPointer(plan.indexed(), plan.kept().stream().map(KeyIndexState.LoadedSegment::reference).toList());
+        for (KeyIndexPointer.Segment segment : added) {
+            next = next.withSegment(segment);
         }
-        KeyIndexPointer next = added.map(base::withSegment).orElse(base);
         if (next.segments().size() > config.getMaxSegments()) {
-            next = compacted(table, next, listed, stats);
+            next = compacted(table, next, table.filesByRelativePath(), stats);
         }
-        boolean committed = added.isPresent() || !next.equals(state.pointer().orElse(null));
+        boolean committed = !added.isEmpty() || !next.equals(plan.state().pointer().orElse(null));
         if (committed) {
-            next = commitOrRemove(table, indexed, state.pointerEtag(), next, added, cancellation, stats);
+            next = commitOrRemove(table, plan.indexed(), plan.state().pointerEtag(), next, added, cancellation, stats);
             buildStats.committed();
         }
-        long orphans = publisher.deleteOrphans(table.companionFolder(), indexed, next, committed, stats);
-        if (!repairing && next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), indexed, segment))) {
-            // the compaction found a damaged page: once more, now leaving that segment out and reading its files
-            return build(name, columnName, cancelled, true);
-        }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        BuildResult result = new BuildResult(toRead.size() - notIndexed, notIndexed, added.map(KeyIndexPointer.Segment::entries).orElse(0L), added.map(KeyIndexPointer.Segment::size).orElse(0L), next.segments().size(), orphans, millis);
-        log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", name, column.name(), result, stats.getRequests(), stats.listRequests());
-        return result;
+        long orphans = publisher.deleteOrphans(table.companionFolder(), plan.indexed(), next, committed, stats);
+        boolean damaged = next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), plan.indexed(), segment));
+        int notIndexed = newSegments.stream().mapToInt(SegmentBuilder.NewSegment::notIndexed).sum();
+        long millis = (System.nanoTime() - plan.startNanos()) / 1_000_000;
+        BuildResult result = new BuildResult(
+                plan.toRead().size() - notIndexed,
+                notIndexed,
+                added.stream().mapToLong(KeyIndexPointer.Segment::entries).sum(),
+                added.stream().mapToLong(KeyIndexPointer.Segment::size).sum(),
+                next.segments().size(),
+                orphans,
+                millis);
+        log.info("Key index of %s.%s: %s; %d S3 GETs, %d LISTs", table.name(), plan.column().name(), result, stats.getRequests(), stats.listRequests());
+        return new PublishResult(result, damaged);
     }
 
     /**
@@ -220,13 +298,13 @@ public class KeyIndexBuilder
      * cancelled build leaves nothing behind. (After a PUT was sent, a failure may follow a PUT that landed with its
      * answer lost: the segment is then left for the orphan cleanup, which keeps what a pointer names.)
      */
-    private KeyIndexPointer commitOrRemove(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, BuildCancellation cancellation, S3RequestStats stats)
+    private KeyIndexPointer commitOrRemove(LakeTable table, String column, Optional<String> expectedEtag, KeyIndexPointer next, List<KeyIndexPointer.Segment> added, BuildCancellation cancellation, S3RequestStats stats)
     {
         try {
             cancellation.check();
         }
         catch (TrinoException e) {
-            added.ifPresent(segment -> publisher.deleteSegment(table.companionFolder(), column, segment, stats));
+            added.forEach(segment -> publisher.deleteSegment(table.companionFolder(), column, segment, stats));
             throw e;
         }
         return publisher.publish(table.name(), table.companionFolder(), column, expectedEtag, next, added, stats);

@@ -27,6 +27,7 @@ public class KeyIndexModule
         binder.bind(KeyIndexPublisher.class).in(Scopes.SINGLETON);
         binder.bind(KeyIndexBuildStats.class).in(Scopes.SINGLETON);
         binder.bind(SegmentBuilder.class).in(Scopes.SINGLETON);
+        binder.bind(KeyIndexBuildPlans.class).in(Scopes.SINGLETON);
         binder.bind(KeyIndexBuilder.class).in(Scopes.SINGLETON);
         newExporter(binder).export(KeyIndexBuildStats.class).withGeneratedName();
     }

@@ -46,10 +46,10 @@ public class KeyIndexPublisher
     }
 
     /**
-     * Replaces the pointer by compare-and-swap. When another builder replaced it first, this build's segment is added
+     * Replaces the pointer by compare-and-swap. When another builder replaced it first, this build's segments are added
      * to what that builder committed, so neither loses its work.
      */
-    public KeyIndexPointer publish(SchemaTableName table, S3Location indexes, String column, Optional<String> expectedEtag, KeyIndexPointer next, Optional<KeyIndexPointer.Segment> added, S3RequestStats stats)
+    public KeyIndexPointer publish(SchemaTableName table, S3Location indexes, String column, Optional<String> expectedEtag, KeyIndexPointer next, List<KeyIndexPointer.Segment> added, S3RequestStats stats)
     {
         S3Location location = KeyIndexLocations.pointer(indexes, column);
         Optional<String> etag = expectedEtag;
@@ -67,17 +67,20 @@ public class KeyIndexPublisher
                 buildStats.droppedWhileBuilding();
                 // drop_key_index deleted the pointer after this build read it: the later request wins, and none of
                 // this build's PUTs landed (the pointer would be there), so its segment goes too
-                added.ifPresent(segment -> deleteSegment(indexes, column, segment, stats));
+                added.forEach(segment -> deleteSegment(indexes, column, segment, stats));
                 throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s was dropped while this build ran; nothing was recorded. Run create_key_index again to build it".formatted(table, column));
             }
             etag = current.pointerEtag();
             KeyIndexPointer theirs = current.pointer().orElse(new KeyIndexPointer(column, List.of()));
-            if (added.isPresent() && theirs.segments().contains(added.get())) {
+            if (!added.isEmpty() && theirs.segments().containsAll(added)) {
                 // our own PUT landed and its answer was lost (the SDK's retry then met our pointer)
                 buildStats.ownPointerFound();
                 return theirs;
             }
-            pointer = added.map(theirs::withSegment).orElse(theirs);
+            pointer = theirs;
+            for (KeyIndexPointer.Segment segment : added) {
+                pointer = pointer.withSegment(segment);
+            }
         }
         throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_CONFLICT, "Key index of %s.%s: the pointer %s kept changing under %d attempts to replace it; run create_key_index again".formatted(table, column, location, MAX_POINTER_ATTEMPTS));
     }

@@ -20,6 +20,7 @@ import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,6 +34,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
+import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -45,6 +47,8 @@ import static java.util.Objects.requireNonNull;
  */
 public class KeyIndexReader
 {
+    // the end of a segment read first when its trailer's length is not known: most trailers fit
+    private static final int DESCRIBE_PROBE_BYTES = 64 << 10;
     // pages closer than this are read with one GET; a GET reads at most MAX_RANGE bytes
     private static final long MAX_GAP = 128 * 1024;
     private static final long MAX_RANGE = 8 * 1024 * 1024;
@@ -378,6 +382,54 @@ public class KeyIndexReader
             }
         }
         return ranges;
+    }
+
+    /**
+     * The segments a build's nodes wrote, referenced as a pointer names them: sizes and ETags from one listing of
+     * the column's folder, then each trailer read at that ETag (its end first, where it is longer than 64 KB).
+     *
+     * @throws KeyIndexUnusableException when a segment is missing or not one this version reads
+     */
+    public List<SegmentBuilder.NewSegment> describe(S3Location table, String column, List<String> names, S3RequestStats stats)
+            throws KeyIndexUnusableException
+    {
+        Map<String, S3ObjectInfo> listed = new HashMap<>();
+        for (S3ObjectStore.ListedObject object : store.listWithAges(KeyIndexLocations.folder(table, column), stats)) {
+            String key = object.object().location().key();
+            listed.put(key.substring(key.lastIndexOf('/') + 1), object.object());
+        }
+        List<SegmentBuilder.NewSegment> segments = new ArrayList<>();
+        for (String name : names) {
+            S3ObjectInfo object = listed.get(name);
+            if (object == null) {
+                throw new KeyIndexUnusableException("segment %s of the build is missing from %s".formatted(name, KeyIndexLocations.folder(table, column)));
+            }
+            segments.add(describe(object, name, column, stats));
+        }
+        return segments;
+    }
+
+    private SegmentBuilder.NewSegment describe(S3ObjectInfo object, String name, String column, S3RequestStats stats)
+            throws KeyIndexUnusableException
+    {
+        int probe = (int) Math.min(object.size(), DESCRIBE_PROBE_BYTES);
+        byte[] suffix = read(object, object.size() - probe, probe, stats);
+        if (probe < KeyIndexFormat.END_LENGTH) {
+            throw new KeyIndexUnusableException("%s is too short for a key index segment".formatted(object.location()));
+        }
+        long trailerBytes = (ByteBuffer.wrap(suffix, probe - KeyIndexFormat.END_LENGTH, Integer.BYTES).getInt() & 0xFFFF_FFFFL) + KeyIndexFormat.END_LENGTH;
+        if (trailerBytes > object.size()) {
+            throw new KeyIndexUnusableException("%s: trailer length %d does not fit its size %d".formatted(object.location(), trailerBytes, object.size()));
+        }
+        if (trailerBytes > probe) {
+            suffix = read(object, object.size() - trailerBytes, toIntExact(trailerBytes), stats);
+        }
+        KeyIndexSegment parsed = KeyIndexSegment.parse(suffix, object.size(), object.location().toString());
+        if (!parsed.header().column().equals(column)) {
+            throw new KeyIndexUnusableException("%s indexes column %s, not %s".formatted(object.location(), parsed.header().column(), column));
+        }
+        KeyIndexPointer.Segment reference = new KeyIndexPointer.Segment(name, object.size(), object.etag(), toIntExact(trailerBytes), parsed.files().size(), parsed.entries(), parsed.header().builtAtMillis(), parsed.header().buildMillis());
+        return new SegmentBuilder.NewSegment(reference, (int) parsed.files().stream().filter(file -> !file.indexed()).count());
     }
 
     private static S3ObjectInfo segmentObject(S3Location table, String column, KeyIndexPointer.Segment segment)

@@ -20,7 +20,6 @@ import io.parquetbloom.s3.S3ObjectStore;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.FileColumnResolver;
 import io.parquetbloom.table.LakeFile;
-import io.parquetbloom.table.LakeTable;
 import io.parquetbloom.table.TableSchemaReader;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.spi.TrinoException;
@@ -45,6 +44,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.parquetbloom.ParquetBloomErrorCode.PARQUET_BLOOM_KEY_INDEX_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static java.util.Objects.requireNonNull;
@@ -137,21 +137,43 @@ public class SegmentBuilder
     }
 
     /**
-     * Reads, hashes and uploads the files' entries of the column.
+     * What a segment is written as.
      *
-     * @param knownType the index's Parquet type where segments exist: deltas hash in the newest segment's type, so
-     * compaction can merge them
-     * @param indexedEntries the entries of the segments kept: the hash keeps as many bits as the whole index needs
-     * @param start when the build started, for the segment's header
+     * @param name the segment's object name: new for each build (a build's split writes under a name its retries
+     * share)
+     * @param knownType the index's Parquet type where segments exist or the build chose one: segments of one index
+     * hash in one type, so compaction can merge them
+     * @param indexedEntries the entries of the segments the build keeps
+     * @param segmentsInBuild how many segments the build writes, of files of about equal size: the hash keeps as many
+     * bits as the whole index needs, so merging never cuts it shorter than a lookup of the whole table wants
      */
-    public NewSegment write(LakeTable table, TableSchemaReader.DataColumn column, List<LakeFile> files, Optional<String> knownType, long indexedEntries, long start, BuildCancellation cancellation, S3RequestStats stats)
+    public record SegmentSpec(String name, Optional<String> knownType, long indexedEntries, int segmentsInBuild)
     {
+        public SegmentSpec
+        {
+            requireNonNull(name, "name is null");
+            requireNonNull(knownType, "knownType is null");
+            checkArgument(segmentsInBuild >= 1, "segmentsInBuild must be at least 1");
+        }
+
+        public static String newName()
+        {
+            return KeyIndexFormat.segmentName(UUID.randomUUID().toString());
+        }
+    }
+
+    /**
+     * Reads, hashes and uploads the files' entries of the column to {@code indexes}.
+     */
+    public NewSegment write(SchemaTableName table, S3Location indexes, TableSchemaReader.DataColumn column, List<LakeFile> files, SegmentSpec spec, BuildCancellation cancellation, S3RequestStats stats)
+    {
+        long start = System.nanoTime();
         List<FileFooter> footers = readFooters(table, column, files, cancellation, stats);
-        PrimitiveType indexType = indexType(table, column, footers, knownType);
+        PrimitiveType indexType = indexType(table, column, footers, spec.knownType());
         long slots = footers.stream().flatMapToInt(footer -> Arrays.stream(footer.slots())).asLongStream().sum();
         long rows = footers.stream().flatMapToLong(footer -> Arrays.stream(footer.rowCounts())).sum();
         int rowGroupBits = KeyIndexFormat.rowGroupBits(slots);
-        int hashBits = KeyIndexFormat.hashBits(rows + indexedEntries, rowGroupBits);
+        int hashBits = KeyIndexFormat.hashBits(rows * spec.segmentsInBuild() + spec.indexedEntries(), rowGroupBits);
         Path directory = spillDirectory();
         // half the build memory sorts entries, half holds the row groups being hashed
         try (EntrySorter sorter = new EntrySorter(config.getBuildMemory().toBytes() / 2, directory)) {
@@ -161,9 +183,10 @@ public class SegmentBuilder
                 SegmentHeader header = new SegmentHeader(KeyIndexLocations.indexedColumn(column), column.type().getDisplayName(), indexType.toString(), hashBits, rowGroupBits, System.currentTimeMillis(), (System.nanoTime() - start) / 1_000_000);
                 KeyIndexWriter.WrittenSegment written = KeyIndexWriter.write(segmentFile, header, indexed, sorter.sorted());
                 cancellation.check();
-                String name = KeyIndexFormat.segmentName(UUID.randomUUID().toString());
-                S3Location location = KeyIndexLocations.segment(table.companionFolder(), KeyIndexLocations.indexedColumn(column), name);
-                // a new name: nothing to be conditional on (an SDK retry of a PUT that landed must not fail the build)
+                String name = spec.name();
+                S3Location location = KeyIndexLocations.segment(indexes, KeyIndexLocations.indexedColumn(column), name);
+                // a name of this build: nothing to be conditional on (an SDK retry of a PUT that landed, or a retried
+                // split, must not fail the build)
                 String etag = store.write(location, segmentFile, new S3ObjectStore.PutCondition.None(), config.getUploadPartSize().toBytes(), stats).orElseThrow();
                 int notIndexed = (int) indexed.stream().filter(file -> !file.indexed()).count();
                 buildStats.filesUnindexable(notIndexed);
@@ -173,7 +196,7 @@ public class SegmentBuilder
                 if (written.size() > config.getUploadPartSize().toBytes()) {
                     buildStats.multipartUpload();
                 }
-                log.info("Key index of %s.%s: segment %s written: %d entries, %d bytes (%.2f bytes per entry), %d pages, %d bytes spilled", table.name(), column.name(), name, written.entries(), written.size(), written.entries() == 0 ? 0.0 : (double) written.size() / written.entries(), written.pages(), sorter.spilledBytes());
+                log.info("Key index of %s.%s: segment %s written: %d entries, %d bytes (%.2f bytes per entry), %d pages, %d bytes spilled", table, column.name(), name, written.entries(), written.size(), written.entries() == 0 ? 0.0 : (double) written.size() / written.entries(), written.pages(), sorter.spilledBytes());
                 return new NewSegment(new KeyIndexPointer.Segment(name, written.size(), etag, written.trailerBytes(), indexed.size(), written.entries(), header.builtAtMillis(), (System.nanoTime() - start) / 1_000_000), notIndexed);
             }
             finally {
@@ -182,31 +205,60 @@ public class SegmentBuilder
         }
         catch (IOException | UncheckedIOException e) {
             // the sorter's runs and the segment file: a full or vanished spill directory
-            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot build the key index of %s.%s in key-index.spill-directory %s: %s".formatted(table.name(), column.name(), directory, e.getMessage()), e);
+            throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot build the key index of %s.%s in key-index.spill-directory %s: %s".formatted(table, column.name(), directory, e.getMessage()), e);
         }
     }
 
-    private List<FileFooter> readFooters(LakeTable table, TableSchemaReader.DataColumn column, List<LakeFile> files, BuildCancellation cancellation, S3RequestStats stats)
+    /**
+     * The Parquet type a new index of the column hashes in, as a build of these files on one node chooses it: the
+     * type of the first file (in order) that stores the column readably. The coordinator of a build by the cluster
+     * chooses it so, so that every node's segment hashes in one type.
+     */
+    public String indexTypeOf(SchemaTableName table, TableSchemaReader.DataColumn column, List<LakeFile> files, BuildCancellation cancellation, S3RequestStats stats)
+    {
+        for (LakeFile file : files) {
+            FileFooter footer;
+            try {
+                footer = readFooter(table, column, file, false, cancellation, stats);
+            }
+            catch (IOException e) {
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot read the footer of %s: %s".formatted(file.object().location(), e.getMessage()), e);
+            }
+            if (footer.readable() && footer.field().isPresent()) {
+                return indexType(table, column, List.of(footer), Optional.empty()).toString();
+            }
+        }
+        return indexType(table, column, List.of(), Optional.empty()).toString();
+    }
+
+    private List<FileFooter> readFooters(SchemaTableName table, TableSchemaReader.DataColumn column, List<LakeFile> files, BuildCancellation cancellation, S3RequestStats stats)
     {
         List<Callable<FileFooter>> reads = new ArrayList<>();
         for (LakeFile file : files) {
-            reads.add(() -> {
-                cancellation.check();
-                ParquetFileMetadata metadata = metadataReader.footer(FooterRequest.footer(file.object(), table.name()), new ReadStats(stats, new MetadataCacheStats()));
-                return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
-                    case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive(), keyPages(metadata, field, stats));
-                    // the reader gives NULL for every row: no key can match, nothing to index; unless a table format
-                    // fills it with the file's identity partition value (a migrated file): left to the per-file path
-                    case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), !file.partitionValues().containsKey(column.name()), Map.of());
-                    // a query fails on this file; the index leaves it to the per-file path, which reports it
-                    // values converted after reading (a widened type): hashed as the file stores them they would not be
-                    // the table's; left to the per-file path, which reads and converts them
-                    case FileColumnResolver.Resolution.Widened _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
-                    case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
-                };
-            });
+            reads.add(() -> readFooter(table, column, file, true, cancellation, stats));
         }
         return ParallelTasks.runAll(reads, new BoundedExecutor(executor, concurrency));
+    }
+
+    /**
+     * @param withKeyPages whether the key column's pages are found too (by the offset indexes, a GET more)
+     */
+    private FileFooter readFooter(SchemaTableName table, TableSchemaReader.DataColumn column, LakeFile file, boolean withKeyPages, BuildCancellation cancellation, S3RequestStats stats)
+            throws IOException
+    {
+        cancellation.check();
+        ParquetFileMetadata metadata = metadataReader.footer(FooterRequest.footer(file.object(), table), new ReadStats(stats, new MetadataCacheStats()));
+        return switch (resolver.resolve(column.name(), column.fieldId(), column.mappedNames(), column.type(), metadata.metadata().getFileMetaData().getSchema())) {
+            case FileColumnResolver.Resolution.Match(Type field) -> FileFooter.of(file, metadata, Optional.of(field), field.isPrimitive(), withKeyPages ? keyPages(metadata, field, stats) : Map.of());
+            // the reader gives NULL for every row: no key can match, nothing to index; unless a table format
+            // fills it with the file's identity partition value (a migrated file): left to the per-file path
+            case FileColumnResolver.Resolution.Missing _ -> FileFooter.of(file, metadata, Optional.empty(), !file.partitionValues().containsKey(column.name()), Map.of());
+            // a query fails on this file; the index leaves it to the per-file path, which reports it
+            // values converted after reading (a widened type): hashed as the file stores them they would not be
+            // the table's; left to the per-file path, which reads and converts them
+            case FileColumnResolver.Resolution.Widened _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
+            case FileColumnResolver.Resolution.Mismatch _ -> FileFooter.of(file, metadata, Optional.empty(), false, Map.of());
+        };
     }
 
     /**
@@ -235,14 +287,14 @@ public class SegmentBuilder
         return pages;
     }
 
-    private static PrimitiveType indexType(LakeTable table, TableSchemaReader.DataColumn column, List<FileFooter> footers, Optional<String> knownType)
+    private static PrimitiveType indexType(SchemaTableName table, TableSchemaReader.DataColumn column, List<FileFooter> footers, Optional<String> knownType)
     {
         if (knownType.isPresent()) {
             try {
                 return KeyIndexReader.parquetType(knownType.get());
             }
             catch (KeyIndexUnusableException e) {
-                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Key index of %s.%s: %s".formatted(table.name(), column.name(), e.getMessage()), e);
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Key index of %s.%s: %s".formatted(table, column.name(), e.getMessage()), e);
             }
         }
         return footers.stream()
@@ -250,13 +302,13 @@ public class SegmentBuilder
                 .flatMap(footer -> footer.field().stream())
                 .map(Type::asPrimitiveType)
                 .findFirst()
-                .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table.name())));
+                .orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Column %s of %s is not a primitive column of any file to index: a key index holds values of primitive columns".formatted(column.name(), table)));
     }
 
-    private List<IndexedFile> hashFiles(LakeTable table, TableSchemaReader.DataColumn column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, BuildCancellation cancellation, S3RequestStats stats)
+    private List<IndexedFile> hashFiles(SchemaTableName table, TableSchemaReader.DataColumn column, List<FileFooter> footers, PrimitiveType indexType, int rowGroupBits, int hashBits, EntrySorter sorter, BuildCancellation cancellation, S3RequestStats stats)
     {
-        KeyColumnHasher hasher = new KeyColumnHasher(reader, metadataReader, resolver, table.name(), column, indexType, stats);
-        Progress progress = new Progress(table.name(), column.name(), footers.size());
+        KeyColumnHasher hasher = new KeyColumnHasher(reader, metadataReader, resolver, table, column, indexType, stats);
+        Progress progress = new Progress(table, column.name(), footers.size());
         // row groups being hashed hold their values' hashes and a reader's buffers: at most half the build memory
         InFlightMemory inFlight = new InFlightMemory(config.getBuildMemory().toBytes() / 2);
         List<Callable<IndexedFile>> tasks = new ArrayList<>();
@@ -271,11 +323,11 @@ public class SegmentBuilder
             });
         }
         List<IndexedFile> files = ParallelTasks.runAll(tasks, new BoundedExecutor(executor, concurrency));
-        log.info("Key index of %s.%s: %d row groups answered by their dictionary page alone", table.name(), column.name(), hasher.rowGroupsFromDictionaries());
+        log.info("Key index of %s.%s: %d row groups answered by their dictionary page alone", table, column.name(), hasher.rowGroupsFromDictionaries());
         return files;
     }
 
-    private static IndexedFile hashFile(LakeTable table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight, BuildCancellation cancellation)
+    private static IndexedFile hashFile(SchemaTableName table, FileFooter footer, KeyColumnHasher hasher, long base, int rowGroupBits, int hashBits, EntrySorter sorter, InFlightMemory inFlight, BuildCancellation cancellation)
             throws IOException, InterruptedException
     {
         S3ObjectInfo object = footer.file().object();
@@ -308,7 +360,7 @@ public class SegmentBuilder
                 sorter.add(entries, entries.length);
             }
             catch (IOException e) {
-                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s to key-index.spill-directory %s: %s".formatted(table.name(), hasher.columnName(), sorter.spillDirectory(), e.getMessage()), e);
+                throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Cannot spill the key index build of %s.%s to key-index.spill-directory %s: %s".formatted(table, hasher.columnName(), sorter.spillDirectory(), e.getMessage()), e);
             }
         }
         return new IndexedFile(footer.file().relativePath(), object.size(), object.etag(), indexed, footer.rowCounts(), footer.compressedSizes(), footer.slots());

@@ -61,6 +61,8 @@ final class KeyIndexChaos
     private final Map<String, Long> events = new TreeMap<>();
     private CompletableFuture<?> background = CompletableFuture.completedFuture(null);
     private int moves;
+    // builds and drops alternate between the table procedures and the CALL procedures
+    private int statements;
 
     /**
      * @param files the object keys (relative to the table) of each table, kept current as files are renamed
@@ -115,10 +117,7 @@ final class KeyIndexChaos
             }
             case 3 -> damageSegment(table, column, random);
             case 4 -> garblePointer(table, column);
-            case 5 -> {
-                runner.execute("CALL lake.system.drop_key_index('diff', '%s', '%s')".formatted(table.name(), column));
-                events.merge("dropped", 1L, Long::sum);
-            }
+            case 5 -> drop(table, column);
             case 6 -> rebuildWhileQueriesRun(table, column);
             case 7 -> rewriteSamePath(table, random);
             case 8 -> racingBuilds(table, column);
@@ -419,8 +418,26 @@ final class KeyIndexChaos
 
     private void build(String catalog, RandomTable table, String column)
     {
-        runner.execute("CALL %s.system.create_key_index('diff', '%s', '%s')".formatted(catalog, table.name(), column));
+        if (statements++ % 2 == 0) {
+            runner.execute("ALTER TABLE %s.diff.\"%s\" EXECUTE create_key_index(column => '%s')".formatted(catalog, table.name(), column));
+            events.merge("builtByTableProcedure", 1L, Long::sum);
+        }
+        else {
+            runner.execute("CALL %s.system.create_key_index('diff', '%s', '%s')".formatted(catalog, table.name(), column));
+        }
         events.merge(catalog.equals("lake") ? "built" : "builtThrough" + catalog, 1L, Long::sum);
+    }
+
+    private void drop(RandomTable table, String column)
+    {
+        if (statements++ % 2 == 0) {
+            runner.execute("ALTER TABLE lake.diff.\"%s\" EXECUTE drop_key_index(column => '%s')".formatted(table.name(), column));
+            events.merge("droppedByTableProcedure", 1L, Long::sum);
+        }
+        else {
+            runner.execute("CALL lake.system.drop_key_index('diff', '%s', '%s')".formatted(table.name(), column));
+        }
+        events.merge("dropped", 1L, Long::sum);
     }
 
     private void rebuildWhileQueriesRun(RandomTable table, String column)

@@ -521,7 +521,7 @@ final class TestDifferentialPruning
         System.out.println("[differential] key index builds: %s; listings without ETags: %d objects".formatted(stats, noEtags.strippedEtags()));
         assertThat(keyIndexes.events()).as("key index events").containsKeys(
                 "built", "builtOverEvolvedSchema", "fileRewrittenInPlace", "racedBuilds", "pointerAnswerLost", "droppedWhileBuilding", "buildDenied", "buildCancelled",
-                "lookedUpOverSegments", "nestedKeyRefused", "builtThrough" + KeyIndexChaos.BUILDER, "multipartSegmentLookedUp", "downgradedToVersion1");
+                "lookedUpOverSegments", "nestedKeyRefused", "builtThrough" + KeyIndexChaos.BUILDER, "multipartSegmentLookedUp", "downgradedToVersion1", "builtByTableProcedure");
         assertThat(stats.get("lake.PointerConflicts") + stats.get(KeyIndexChaos.BUILDER + ".PointerConflicts")).as("builds that lost a race for the pointer").isPositive();
         for (String stat : List.of("OwnPointerFound", "DroppedWhileBuilding", "Failed", "Cancelled", "SpilledBuilds")) {
             assertThat(stats.get(KeyIndexChaos.BUILDER + "." + stat)).as(stat).isPositive();
