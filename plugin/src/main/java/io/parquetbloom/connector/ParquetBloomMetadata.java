@@ -97,6 +97,8 @@ public class ParquetBloomMetadata
     private final TableStatisticsReader statisticsReader;
     private final Map<String, MetadataTableProvider> metadataTables;
     private final KeyIndexTableProcedures keyIndexProcedures;
+    // key index builds this transaction began and has not finished
+    private final Set<String> keyIndexBuilds = ConcurrentHashMap.newKeySet();
 
     /**
      * @param executor the transaction's share of the catalog's metadata threads
@@ -275,13 +277,27 @@ public class ParquetBloomMetadata
     @Override
     public BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorTableHandle updatedSourceTableHandle)
     {
-        return keyIndexProcedures.begin((KeyIndexExecuteHandle) tableExecuteHandle, (ParquetBloomTableHandle) updatedSourceTableHandle);
+        BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begun = keyIndexProcedures.begin((KeyIndexExecuteHandle) tableExecuteHandle, (ParquetBloomTableHandle) updatedSourceTableHandle);
+        ((KeyIndexExecuteHandle) begun.getTableExecuteHandle()).buildId().ifPresent(keyIndexBuilds::add);
+        return begun;
     }
 
     @Override
     public Map<String, Long> finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> tableExecuteState)
     {
-        return keyIndexProcedures.finish((KeyIndexExecuteHandle) tableExecuteHandle, tableExecuteState);
+        KeyIndexExecuteHandle handle = (KeyIndexExecuteHandle) tableExecuteHandle;
+        Map<String, Long> done = keyIndexProcedures.finish(handle, tableExecuteState);
+        handle.buildId().ifPresent(keyIndexBuilds::remove);
+        return done;
+    }
+
+    /**
+     * The transaction rolled back: the key index builds it began and did not finish leave no segment behind.
+     */
+    public void rollback()
+    {
+        keyIndexBuilds.forEach(keyIndexProcedures::abandon);
+        keyIndexBuilds.clear();
     }
 
     @Override

@@ -41,4 +41,15 @@ public class ParquetBloomTransactionManager
     {
         transactions.remove(handle);
     }
+
+    /**
+     * Ends a transaction whose query failed or was cancelled: what it began and did not finish is undone.
+     */
+    public void rollback(ConnectorTransactionHandle handle)
+    {
+        ParquetBloomMetadata metadata = transactions.remove(handle);
+        if (metadata != null) {
+            metadata.rollback();
+        }
+    }
 }

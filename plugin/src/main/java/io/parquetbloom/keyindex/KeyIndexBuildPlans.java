@@ -3,6 +3,7 @@ package io.parquetbloom.keyindex;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -18,6 +19,11 @@ import static java.util.concurrent.TimeUnit.DAYS;
 public final class KeyIndexBuildPlans
 {
     private final Cache<String, KeyIndexBuilder.BuildPlan> plans = CacheBuilder.newBuilder()
+            .maximumSize(1_000)
+            .expireAfterWrite(1, DAYS)
+            .build();
+    // the segment names each build's splits were given: what a build that does not finish leaves behind
+    private final Cache<String, List<String>> segments = CacheBuilder.newBuilder()
             .maximumSize(1_000)
             .expireAfterWrite(1, DAYS)
             .build();
@@ -40,6 +46,17 @@ public final class KeyIndexBuildPlans
 
     public Optional<KeyIndexBuilder.BuildPlan> remove(String id)
     {
+        segments.invalidate(id);
         return Optional.ofNullable(plans.asMap().remove(id));
+    }
+
+    public void recordSegments(String id, List<String> names)
+    {
+        segments.put(id, List.copyOf(names));
+    }
+
+    public List<String> segments(String id)
+    {
+        return Optional.ofNullable(segments.getIfPresent(id)).orElse(List.of());
     }
 }

@@ -128,7 +128,15 @@ public class KeyIndexPublisher
      */
     public void deleteSegment(S3Location indexes, String column, KeyIndexPointer.Segment segment, S3RequestStats stats)
     {
-        S3Location location = KeyIndexLocations.segment(indexes, column, segment.name());
+        deleteSegment(indexes, column, segment.name(), stats);
+    }
+
+    /**
+     * @see #deleteSegment(S3Location, String, KeyIndexPointer.Segment, S3RequestStats)
+     */
+    public void deleteSegment(S3Location indexes, String column, String name, S3RequestStats stats)
+    {
+        S3Location location = KeyIndexLocations.segment(indexes, column, name);
         try {
             store.delete(location, stats);
         }

@@ -35,9 +35,11 @@ final class KeyIndexBench
 
     /**
      * Reads the key column once (a fresh catalog, every pruning path and the index off; unless {@code yardstick} is
-     * false), then builds the index in {@code lake}, cold too, through the same proxy.
+     * false), then builds the index in {@code lake}, cold too, through the same proxy: with {@code CALL
+     * create_key_index} on the coordinator and, where {@code byCluster}, again with {@code ALTER TABLE ... EXECUTE
+     * create_key_index} on the workers.
      */
-    void build(DistributedQueryRunner runner, CountingProxy proxy, Function<String, Map<String, String>> catalogProperties, String table, String column, boolean yardstick)
+    void build(DistributedQueryRunner runner, CountingProxy proxy, Function<String, Map<String, String>> catalogProperties, String table, String column, boolean yardstick, boolean byCluster)
     {
         double readMillis = Double.NaN;
         CountingProxy.Counts read = new CountingProxy.Counts(0, 0, 0, 0);
@@ -46,21 +48,31 @@ final class KeyIndexBench
             read = proxy.counts();
         }
         progress("building the key index of %s.%s".formatted(table, column));
+        timedBuild(runner, proxy, table, column, "build", "CALL lake.system.create_key_index('telemetry', '%s', '%s')".formatted(table, column), readMillis, read);
+        if (byCluster) {
+            runner.execute("CALL lake.system.drop_key_index('telemetry', '%s', '%s')".formatted(table, column));
+            progress("building the key index of %s.%s again, by the cluster".formatted(table, column));
+            timedBuild(runner, proxy, table, column, "build by the cluster", "ALTER TABLE lake.telemetry.%s EXECUTE create_key_index(column => '%s')".formatted(table, column), readMillis, read);
+        }
+    }
+
+    private void timedBuild(DistributedQueryRunner runner, CountingProxy proxy, String table, String column, String what, String sql, double readMillis, CountingProxy.Counts read)
+    {
         proxy.reset();
         long heapBefore = LoadLevels.usedHeapAfterGc();
         AtomicLong heapMax = new AtomicLong();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleAtFixedRate(() -> heapMax.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max), 0, 200, TimeUnit.MILLISECONDS);
         long start = System.nanoTime();
-        runner.execute("CALL lake.system.create_key_index('telemetry', '%s', '%s')".formatted(table, column));
+        runner.execute(sql);
         double buildMillis = (System.nanoTime() - start) / 1e6;
         sampler.shutdownNow();
-        progress("heap while building: at most %,d MB (%,d MB in use after a GC before it; the catalog's key-index.build-memory bounds the build's own share)".formatted(heapMax.get() >> 20, heapBefore >> 20));
+        progress("heap while building (%s): at most %,d MB (%,d MB in use after a GC before it; the catalog's key-index.build-memory bounds the build's own share)".formatted(what, heapMax.get() >> 20, heapBefore >> 20));
         CountingProxy.Counts built = proxy.counts();
         long puts = proxy.requests().stream().filter(request -> request.method().equals("PUT")).count();
         MaterializedRow index = runner.execute("SELECT entries, index_bytes, bytes_per_entry, files_covered FROM lake.telemetry.\"%s$key_index\" WHERE column_name = '%s'".formatted(table, column)).getMaterializedRows().getFirst();
-        rows.add(String.format(Locale.ROOT, "| build %s.%s | %,.0f ms | %,d GETs, %.1f MiB, %d LISTs, %d PUTs | read once: %,.0f ms, %,d GETs, %.1f MiB | %.2fx | %,d entries, %,d bytes, %.2f B/entry, %,d files covered |",
-                table, column, buildMillis, built.gets(), built.getBytes() / 1048576.0, built.lists(), puts, readMillis, read.gets(), read.getBytes() / 1048576.0, buildMillis / readMillis,
+        rows.add(String.format(Locale.ROOT, "| %s %s.%s | %,.0f ms | %,d GETs, %.1f MiB, %d LISTs, %d PUTs | read once: %,.0f ms, %,d GETs, %.1f MiB | %.2fx | %,d entries, %,d bytes, %.2f B/entry, %,d files covered |",
+                what, table, column, buildMillis, built.gets(), built.getBytes() / 1048576.0, built.lists(), puts, readMillis, read.gets(), read.getBytes() / 1048576.0, buildMillis / readMillis,
                 (long) index.getField(0), (long) index.getField(1), (double) index.getField(2), (long) index.getField(3)));
         progress(rows.getLast());
     }

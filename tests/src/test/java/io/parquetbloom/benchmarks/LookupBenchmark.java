@@ -73,7 +73,7 @@ public final class LookupBenchmark
 
     private LookupBenchmark() {}
 
-    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles, List<Integer> loadLevels, List<Integer> loadSeconds, Optional<List<String>> loadCatalogs, boolean scaledBudget, Optional<Integer> maxConcurrency, int workers) {}
+    record Options(String writer, int files, int rowGroups, int rowsPerRowGroup, int runs, long latencyMillis, int concurrencySeconds, int clients, Optional<Path> json, List<String> catalogs, Optional<Set<String>> workloads, Map<String, String> lakeProperties, boolean budgetRatios, Optional<CountingProxy.FaultMix> faults, boolean keyIndex, boolean keyIndexYardstick, int keyIndexRefreshFiles, List<Integer> loadLevels, List<Integer> loadSeconds, Optional<List<String>> loadCatalogs, boolean scaledBudget, Optional<Integer> maxConcurrency, int workers, boolean keyIndexByCluster) {}
 
     /**
      * @param faults per query, under {@code --faults}: faults injected into its GETs, and (ours only, -1 for Hive)
@@ -174,6 +174,9 @@ public final class LookupBenchmark
         @Option(names = "--warm-up-queries", defaultValue = "1", description = "warm phase: queries of the workload, each with another key, run on our catalogs before its runs, so that the metadata of the files a new key touches is cached (footers, offset indexes); Hive gets one (default: ${DEFAULT-VALUE})")
         int warmUpQueries;
 
+        @Option(names = "--key-index-by-cluster", description = "with --key-index: build the index again with ALTER TABLE ... EXECUTE create_key_index after the CALL, on the workers only (the coordinator runs no splits in this run); give --workers")
+        boolean keyIndexByCluster;
+
         @Option(names = "--key-index-refresh-files", defaultValue = "100", description = "with --key-index: files added (copies) before the refresh that is measured (default: ${DEFAULT-VALUE})")
         int keyIndexRefreshFiles;
 
@@ -228,7 +231,7 @@ public final class LookupBenchmark
         return new Options(flags.writer, flags.files, flags.rowGroups, flags.rowsPerRowGroup, flags.runs, flags.latencyMillis, flags.concurrencySeconds, flags.clients,
                 Optional.ofNullable(flags.json), catalogs, Optional.ofNullable(flags.workloads).map(Set::copyOf), Map.copyOf(flags.lakeProperties),
                 catalogs.stream().anyMatch(MetadataBudgets::isVariant), faultMix(commandLine, flags.faults, flags.stallMillis), flags.keyIndex, !flags.keyIndexWithoutYardstick, flags.keyIndexRefreshFiles,
-                List.copyOf(flags.loadLevels), List.copyOf(flags.loadSeconds), Optional.ofNullable(flags.loadCatalogs).map(List::copyOf), flags.scaledBudget, Optional.ofNullable(flags.maxConcurrency), flags.workers);
+                List.copyOf(flags.loadLevels), List.copyOf(flags.loadSeconds), Optional.ofNullable(flags.loadCatalogs).map(List::copyOf), flags.scaledBudget, Optional.ofNullable(flags.maxConcurrency), flags.workers, flags.keyIndexByCluster);
     }
 
     private static Optional<CountingProxy.FaultMix> faultMix(CommandLine commandLine, List<Double> fractions, long stallMillis)
@@ -323,6 +326,10 @@ public final class LookupBenchmark
             Session session = testSessionBuilder().setCatalog("lake").setSchema("telemetry").build();
             DistributedQueryRunner.Builder<?> builder = DistributedQueryRunner.builder(session).setWorkerCount(options.workers());
             options.maxConcurrency().ifPresent(limit -> builder.addExtraProperty("query.max-concurrent-queries", String.valueOf(limit)));
+            if (options.keyIndexByCluster()) {
+                // the build by the cluster reads on the workers alone: what the coordinator reads is its planning
+                builder.addExtraProperty("node-scheduler.include-coordinator", "false");
+            }
             try (DistributedQueryRunner runner = builder.build()) {
                 runner.installPlugin(new ParquetBloomPlugin());
                 runner.installPlugin(new HivePlugin());
@@ -339,9 +346,9 @@ public final class LookupBenchmark
                     runner.createCatalog(catalogName(UNSHARED_LISTINGS), "parquet_bloom", oursProperties(ours, UNSHARED_LISTINGS));
                 }
                 if (options.keyIndex()) {
-                    keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "events", "device_id", options.keyIndexYardstick());
+                    keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "events", "device_id", options.keyIndexYardstick(), options.keyIndexByCluster());
                     if (serials.isPresent()) {
-                        keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "serials", "serial", options.keyIndexYardstick());
+                        keyIndexBench.build(runner, ours, catalog -> oursProperties(ours, catalog), "serials", "serial", options.keyIndexYardstick(), options.keyIndexByCluster());
                     }
                 }
                 if (icebergTables) {

@@ -29,6 +29,9 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static com.google.common.util.concurrent.Uninterruptibles.sleepUninterruptibly;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
 /**
  * A TCP proxy in front of the S3 server that understands just enough HTTP/1.1 to count requests and response bytes
  * by method, and that delays every request by a fixed latency to model S3's time to first byte. Requests pass
@@ -135,6 +138,24 @@ public final class CountingProxy
     /**
      * Every request since the last {@link #reset()}, as a multiset.
      */
+    /**
+     * Waits until no request came for two seconds (what sent them stopped); false when requests still came after
+     * {@code timeoutMillis}.
+     */
+    public boolean awaitQuiet(long timeoutMillis)
+    {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        long seen = -1;
+        while (log.size() != seen) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            seen = log.size();
+            sleepUninterruptibly(2_000, MILLISECONDS);
+        }
+        return true;
+    }
+
     public ImmutableMultiset<Request> requests()
     {
         return ImmutableMultiset.copyOf(log);

@@ -15,12 +15,11 @@ import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.LakeFiles;
 import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.RunningQueries;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
 import io.trino.Session;
-import io.trino.dispatcher.DispatchManager;
-import io.trino.server.BasicQueryInfo;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -646,12 +645,7 @@ final class TestKeyIndex
 
     private void cancelRunning(String sqlPart)
     {
-        DispatchManager dispatch = getDistributedQueryRunner().getCoordinator().getDispatchManager();
-        List<BasicQueryInfo> running = dispatch.getQueries().stream()
-                .filter(query -> query.getQuery().contains(sqlPart) && !query.getState().isDone())
-                .toList();
-        assertThat(running).hasSize(1);
-        dispatch.cancelQuery(running.getFirst().getQueryId());
+        RunningQueries.cancelTheOne(getDistributedQueryRunner(), sqlPart);
     }
 
     /**
@@ -660,13 +654,7 @@ final class TestKeyIndex
      */
     private void assertBuildLeftNothing(String table)
     {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        long seen = -1;
-        while (proxy.requests().size() != seen) {
-            assertThat(System.nanoTime()).as("the build kept reading").isLessThan(deadline);
-            seen = proxy.requests().size();
-            sleepUninterruptibly(2_000, MILLISECONDS);
-        }
+        assertThat(proxy.awaitQuiet(60_000)).as("the build kept reading").isTrue();
         assertThat(listIndex(table)).isEmpty();
         assertThat(proxy.requests().stream().filter(request -> request.method().equals("PUT") || request.method().equals("POST"))).isEmpty();
         long dataReads = proxy.requests().stream().filter(request -> isDataRead(request, table)).count();

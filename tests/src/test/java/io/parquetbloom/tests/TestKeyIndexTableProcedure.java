@@ -1,10 +1,13 @@
 package io.parquetbloom.tests;
 
+import io.parquetbloom.testing.CountingProxy;
 import io.parquetbloom.testing.MeasuredResult;
 import io.parquetbloom.testing.ParquetBloomQueryRunner;
+import io.parquetbloom.testing.RunningQueries;
 import io.parquetbloom.testing.TelemetryRow;
 import io.parquetbloom.testing.TestingLake;
 import io.parquetbloom.testing.TestingS3;
+import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -20,6 +23,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import static com.google.common.util.concurrent.Uninterruptibles.sleepUninterruptibly;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,6 +41,7 @@ final class TestKeyIndexTableProcedure
 
     private final TestingLake lake = new TestingLake();
     private S3Client client;
+    private CountingProxy proxy;
     private Path work;
 
     @Override
@@ -46,8 +52,9 @@ final class TestKeyIndexTableProcedure
         work = s3.work();
         client = closeAfterClass(s3.client());
         lake.writeEvents(client, work);
+        proxy = closeAfterClass(CountingProxy.inFrontOf(s3.endpoint(), 0));
         return ParquetBloomQueryRunner.builder()
-                .withLake(s3)
+                .withEndpoint(proxy.endpoint())
                 .withWorkers(WORKERS)
                 .withCatalogProperty("key-index.orphan-retention", "0s")
                 .build();
@@ -102,6 +109,61 @@ final class TestKeyIndexTableProcedure
         assertThatThrownBy(() -> getQueryRunner().execute("ALTER TABLE refused EXECUTE rebuild_everything(column => 'device_id')"))
                 .hasMessageContaining("REBUILD_EVERYTHING");
         assertThat(keys("refused")).isEmpty();
+    }
+
+    /**
+     * A refresh cancelled, or past {@code query_max_run_time}, while a worker reads: the engine closes the workers'
+     * page sources, their builds stop (a build that ended first deletes its segment), and the coordinator publishes
+     * nothing.
+     */
+    @Test
+    void cancelledOrTimedOutBuildsPublishNothing()
+    {
+        copyEvents("cancelled", 1);
+        execute("ALTER TABLE cancelled EXECUTE create_key_index(column => 'device_id')");
+        List<String> before = keys("cancelled");
+        copyEvents("cancelled", FILES);
+        // the coordinator knows the table's schema, and the index's type is known: the first read of a new file's key
+        // column is a worker's
+        assertThat(computeScalar("SELECT count(*) FROM cancelled")).isEqualTo((long) lake.events().size());
+        proxy.reset();
+        proxy.onceBefore(request -> isNewFileRead(request, "cancelled"), () -> {
+            cancelRunning("cancelled EXECUTE create_key_index");
+            sleepUninterruptibly(1_000, MILLISECONDS);
+        });
+        assertThatThrownBy(() -> execute("ALTER TABLE cancelled EXECUTE create_key_index(column => 'device_id')"))
+                .hasMessageContaining("canceled");
+        assertPublishedNothing("cancelled", before);
+
+        Session limited = Session.builder(getSession()).setSystemProperty("query_max_run_time", "2s").build();
+        proxy.reset();
+        proxy.onceBefore(request -> isNewFileRead(request, "cancelled"), () -> sleepUninterruptibly(5_000, MILLISECONDS));
+        assertThatThrownBy(() -> getQueryRunner().execute(limited, "ALTER TABLE cancelled EXECUTE create_key_index(column => 'device_id')"))
+                .hasMessageContaining("maximum");
+        assertPublishedNothing("cancelled", before);
+        // what the cancelled builds did not do, the next one does
+        assertThat(execute("ALTER TABLE cancelled EXECUTE create_key_index(column => 'device_id')")).containsEntry("files_read", (long) FILES - 1);
+    }
+
+    private static boolean isNewFileRead(CountingProxy.Request request, String table)
+    {
+        return request.method().equals("GET") && request.target().startsWith(TestingLake.tableKey("telemetry", table, "part-")) && !request.target().contains("part-00000");
+    }
+
+    private void cancelRunning(String sqlPart)
+    {
+        RunningQueries.cancelTheOne(getDistributedQueryRunner(), sqlPart);
+    }
+
+    /**
+     * Once the stopped build's requests have settled: the pointer not written, the index's objects as they were.
+     */
+    private void assertPublishedNothing(String table, List<String> before)
+    {
+        assertThat(proxy.awaitQuiet(60_000)).as("the build kept reading").isTrue();
+        // a split that uploaded its segment before the engine closed it deletes it then
+        assertThat(proxy.requests().stream().filter(request -> request.method().equals("PUT") && request.target().endsWith("/_pointer"))).isEmpty();
+        assertThat(keys(table)).containsExactlyInAnyOrderElementsOf(before);
     }
 
     private void assertSameAnswers(String predicate, Set<Long> expected)

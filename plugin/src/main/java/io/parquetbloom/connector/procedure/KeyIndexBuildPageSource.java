@@ -10,6 +10,7 @@ import io.trino.spi.connector.SourcePage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import static io.airlift.concurrent.MoreFutures.getFutureValue;
 import static java.util.Objects.requireNonNull;
@@ -17,8 +18,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * A node's share of a key index build, run as a scan: it reads its split's files' key columns through the reader a
  * query uses, hashes and sorts them and uploads one segment, and returns no rows. The build runs beside the driver,
- * which waits on it as on a blocked source, so the engine's threads are not held; closing the source (the query
- * cancelled, failed or past {@code query_max_run_time}) stops it within about one row group's read.
+ * which waits on it as on a blocked source, so the engine's threads are not held; closing the source before it
+ * finished (the query cancelled, failed or past {@code query_max_run_time}) stops it within about one row group's
+ * read, and deletes the segment if it was uploaded by then.
  */
 final class KeyIndexBuildPageSource
         implements ConnectorPageSource
@@ -27,13 +29,18 @@ final class KeyIndexBuildPageSource
     private final SegmentBuilder segmentBuilder;
     private final Executor executor;
     private final long memoryBytes;
+    private final Consumer<SegmentBuilder.NewSegment> abandon;
     private final S3RequestStats requests = new S3RequestStats();
     private final AtomicBoolean closed = new AtomicBoolean();
     private CompletableFuture<SegmentBuilder.NewSegment> running;
     private boolean finished;
 
-    KeyIndexBuildPageSource(KeyIndexBuildSplit split, SegmentBuilder segmentBuilder, Executor executor, long memoryBytes)
+    /**
+     * @param abandon deletes a segment the build uploaded after its query stopped
+     */
+    KeyIndexBuildPageSource(KeyIndexBuildSplit split, SegmentBuilder segmentBuilder, Executor executor, long memoryBytes, Consumer<SegmentBuilder.NewSegment> abandon)
     {
+        this.abandon = requireNonNull(abandon, "abandon is null");
         this.split = requireNonNull(split, "split is null");
         this.segmentBuilder = requireNonNull(segmentBuilder, "segmentBuilder is null");
         this.executor = requireNonNull(executor, "executor is null");
@@ -97,5 +104,9 @@ final class KeyIndexBuildPageSource
     public void close()
     {
         closed.set(true);
+        if (running != null && !finished) {
+            // the engine stopped reading before the build ended: its segment, if uploaded, is never published
+            running.thenAccept(abandon);
+        }
     }
 }

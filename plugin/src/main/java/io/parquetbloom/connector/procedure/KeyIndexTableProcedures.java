@@ -11,9 +11,12 @@ import io.parquetbloom.keyindex.KeyIndexBuildPlans;
 import io.parquetbloom.keyindex.KeyIndexBuildStats;
 import io.parquetbloom.keyindex.KeyIndexBuilder;
 import io.parquetbloom.keyindex.KeyIndexConfig;
+import io.parquetbloom.keyindex.KeyIndexLocations;
+import io.parquetbloom.keyindex.KeyIndexPublisher;
 import io.parquetbloom.keyindex.KeyIndexReader;
 import io.parquetbloom.keyindex.KeyIndexUnusableException;
 import io.parquetbloom.keyindex.SegmentBuilder;
+import io.parquetbloom.s3.S3Location;
 import io.parquetbloom.s3.S3RequestStats;
 import io.parquetbloom.table.LakeFile;
 import io.trino.spi.NodeManager;
@@ -60,6 +63,7 @@ public class KeyIndexTableProcedures
     private final KeyIndexBuilder builder;
     private final SegmentBuilder segmentBuilder;
     private final KeyIndexReader indexReader;
+    private final KeyIndexPublisher publisher;
     private final KeyIndexBuildPlans plans;
     private final KeyIndexBuildStats buildStats;
     private final NodeManager nodeManager;
@@ -71,6 +75,7 @@ public class KeyIndexTableProcedures
             KeyIndexBuilder builder,
             SegmentBuilder segmentBuilder,
             KeyIndexReader indexReader,
+            KeyIndexPublisher publisher,
             KeyIndexBuildPlans plans,
             KeyIndexBuildStats buildStats,
             NodeManager nodeManager,
@@ -80,6 +85,7 @@ public class KeyIndexTableProcedures
         this.builder = requireNonNull(builder, "builder is null");
         this.segmentBuilder = requireNonNull(segmentBuilder, "segmentBuilder is null");
         this.indexReader = requireNonNull(indexReader, "indexReader is null");
+        this.publisher = requireNonNull(publisher, "publisher is null");
         this.plans = requireNonNull(plans, "plans is null");
         this.buildStats = requireNonNull(buildStats, "buildStats is null");
         this.nodeManager = requireNonNull(nodeManager, "nodeManager is null");
@@ -157,6 +163,7 @@ public class KeyIndexTableProcedures
             splits.add(new KeyIndexBuildSplit(buildId, table.schemaName(), table.tableName(), plan.table().companionFolder().toString(), column, files, name, plan.knownType(), plan.indexedEntries(), groups.size()));
             segments.add(name);
         }
+        plans.recordSegments(buildId, segments.stream().map(String.class::cast).toList());
         log.info("Key index build %s of %s.%s: %d files in %d splits", buildId, table.schemaTableName(), column.name(), plan.toRead().size(), splits.size());
         return new FixedSplitSource(splits, segments);
     }
@@ -188,7 +195,9 @@ public class KeyIndexTableProcedures
 
     public ConnectorPageSource pageSource(KeyIndexBuildSplit split)
     {
-        return new KeyIndexBuildPageSource(split, segmentBuilder, executor, buildMemoryBytes);
+        String indexed = KeyIndexLocations.indexedColumn(split.dataColumn());
+        return new KeyIndexBuildPageSource(split, segmentBuilder, executor, buildMemoryBytes,
+                segment -> publisher.deleteSegment(S3Location.parse(split.indexes()), indexed, segment.reference(), new S3RequestStats()));
     }
 
     /**
@@ -219,6 +228,21 @@ public class KeyIndexTableProcedures
                 .put("segments", (long) result.segments())
                 .put("orphans_deleted", result.orphansDeleted())
                 .buildOrThrow();
+    }
+
+    /**
+     * A build whose query ended without publishing (cancelled, timed out, failed): the segments its splits uploaded
+     * are deleted. A split still running then deletes its own when the engine closes it; what lands later still is an
+     * orphan, deleted by a later build once older than {@code key-index.orphan-retention}.
+     */
+    public void abandon(String buildId)
+    {
+        List<String> names = plans.segments(buildId);
+        plans.remove(buildId).ifPresent(plan -> {
+            S3RequestStats stats = new S3RequestStats();
+            names.forEach(name -> publisher.deleteSegment(plan.table().companionFolder(), plan.indexed(), name, stats));
+            log.info("Key index build %s of %s.%s did not finish: %d segments deleted", buildId, plan.table().name(), plan.column().name(), names.size());
+        });
     }
 
     /**
