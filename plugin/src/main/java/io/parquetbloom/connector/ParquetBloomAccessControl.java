@@ -48,17 +48,6 @@ public class ParquetBloomAccessControl
         rules.checkCanInsertIntoTable(context, tableName, branch);
     }
 
-    /**
-     * A key index table procedure writes beside the table, as {@code CALL create_key_index} does: it needs what that
-     * call needs, {@code INSERT} into the table, besides the right to run the procedure.
-     */
-    @Override
-    public void checkCanExecuteTableProcedure(ConnectorSecurityContext context, SchemaTableName tableName, String procedure)
-    {
-        rules.checkCanExecuteTableProcedure(context, tableName, procedure);
-        rules.checkCanInsertIntoTable(context, tableName, Optional.empty());
-    }
-
     @Override
     public void checkCanSelectFromColumns(ConnectorSecurityContext context, SchemaTableName tableName, Optional<String> branch, Set<String> columnNames)
     {

@@ -92,7 +92,7 @@ public class ParquetBloomConnector
     {
         // a cancelled or timed-out query's transaction: a procedure still running for it stops
         cancellations.ended(transactionHandle, true);
-        transactionManager.rollback(transactionHandle);
+        transactionManager.end(transactionHandle);
     }
 
     @Override

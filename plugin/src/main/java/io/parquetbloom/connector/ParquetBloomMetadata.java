@@ -257,7 +257,12 @@ public class ParquetBloomMetadata
     @Override
     public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
     {
-        return keyIndexProcedures.handleFor((ParquetBloomTableHandle) tableHandle, procedureName, executeProperties);
+        ParquetBloomTableHandle table = (ParquetBloomTableHandle) tableHandle;
+        Optional<ConnectorTableExecuteHandle> handle = keyIndexProcedures.handleFor(table, procedureName, executeProperties, retryMode);
+        // a key index procedure writes beside the table: as CALL create_key_index, it needs INSERT, asked of Trino's
+        // access control and the catalog's
+        accessControl.checkCanInsertIntoTable(null, table.schemaTableName());
+        return handle;
     }
 
     /**
@@ -286,15 +291,16 @@ public class ParquetBloomMetadata
     public Map<String, Long> finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> tableExecuteState)
     {
         KeyIndexExecuteHandle handle = (KeyIndexExecuteHandle) tableExecuteHandle;
-        Map<String, Long> done = keyIndexProcedures.finish(handle, tableExecuteState);
+        // from here on, publishing decides what becomes of the build's segments, not the transaction's end
         handle.buildId().ifPresent(keyIndexBuilds::remove);
-        return done;
+        return keyIndexProcedures.finish(handle, tableExecuteState);
     }
 
     /**
-     * The transaction rolled back: the key index builds it began and did not finish leave no segment behind.
+     * The transaction ended: the key index builds it began and did not finish (rolled back, or only planned by an
+     * {@code EXPLAIN}) leave no plan and no segment behind.
      */
-    public void rollback()
+    public void abandonUnfinishedBuilds()
     {
         keyIndexBuilds.forEach(keyIndexProcedures::abandon);
         keyIndexBuilds.clear();

@@ -37,19 +37,14 @@ public class ParquetBloomTransactionManager
         return metadata;
     }
 
-    public void end(ConnectorTransactionHandle handle)
-    {
-        transactions.remove(handle);
-    }
-
     /**
-     * Ends a transaction whose query failed or was cancelled: what it began and did not finish is undone.
+     * Ends a transaction, committed or rolled back: what it began and did not finish is undone.
      */
-    public void rollback(ConnectorTransactionHandle handle)
+    public void end(ConnectorTransactionHandle handle)
     {
         ParquetBloomMetadata metadata = transactions.remove(handle);
         if (metadata != null) {
-            metadata.rollback();
+            metadata.abandonUnfinishedBuilds();
         }
     }
 }

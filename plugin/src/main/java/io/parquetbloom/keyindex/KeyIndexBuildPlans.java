@@ -3,8 +3,10 @@ package io.parquetbloom.keyindex;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import static java.util.Objects.requireNonNull;
@@ -53,6 +55,16 @@ public final class KeyIndexBuildPlans
     public void recordSegments(String id, List<String> names)
     {
         segments.put(id, List.copyOf(names));
+    }
+
+    /**
+     * The segment names of every build planned and not finished.
+     */
+    public Set<String> allSegments()
+    {
+        Set<String> names = new HashSet<>();
+        segments.asMap().values().forEach(names::addAll);
+        return names;
     }
 
     public List<String> segments(String id)

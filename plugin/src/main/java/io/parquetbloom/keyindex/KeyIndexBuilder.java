@@ -215,8 +215,16 @@ public class KeyIndexBuilder
             next = commitOrRemove(table, plan.indexed(), plan.state().pointerEtag(), next, added, cancellation, stats);
             buildStats.committed();
         }
-        long orphans = publisher.deleteOrphans(table.companionFolder(), plan.indexed(), next, committed, stats);
-        boolean damaged = next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), plan.indexed(), segment));
+        long orphans = 0;
+        try {
+            orphans = publisher.deleteOrphans(table.companionFolder(), plan.indexed(), next, committed, stats);
+        }
+        catch (RuntimeException e) {
+            // the index is published: orphans left now are deleted by a later build
+            log.warn(e, "Key index of %s.%s: orphan segments not deleted", table.name(), plan.column().name());
+        }
+        KeyIndexPointer published = next;
+        boolean damaged = published.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), plan.indexed(), segment));
         int notIndexed = newSegments.stream().mapToInt(SegmentBuilder.NewSegment::notIndexed).sum();
         long millis = (System.nanoTime() - plan.startNanos()) / 1_000_000;
         BuildResult result = new BuildResult(

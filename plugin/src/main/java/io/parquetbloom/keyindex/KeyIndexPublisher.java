@@ -29,6 +29,7 @@ public class KeyIndexPublisher
     private static final Logger log = Logger.get(KeyIndexPublisher.class);
     private static final int MAX_POINTER_ATTEMPTS = 10;
 
+    private final KeyIndexBuildPlans runningBuilds;
     private final S3ObjectStore store;
     private final KeyIndexReader indexReader;
     private final LakeTables lakeTables;
@@ -36,8 +37,9 @@ public class KeyIndexPublisher
     private final long orphanRetentionMillis;
 
     @Inject
-    public KeyIndexPublisher(S3ObjectStore store, KeyIndexReader indexReader, LakeTables lakeTables, KeyIndexConfig config, KeyIndexBuildStats buildStats)
+    public KeyIndexPublisher(S3ObjectStore store, KeyIndexReader indexReader, LakeTables lakeTables, KeyIndexConfig config, KeyIndexBuildStats buildStats, KeyIndexBuildPlans runningBuilds)
     {
+        this.runningBuilds = requireNonNull(runningBuilds, "runningBuilds is null");
         this.store = requireNonNull(store, "store is null");
         this.indexReader = requireNonNull(indexReader, "indexReader is null");
         this.lakeTables = requireNonNull(lakeTables, "lakeTables is null");
@@ -95,6 +97,8 @@ public class KeyIndexPublisher
     {
         Set<String> named = new HashSet<>();
         pointer.segments().forEach(segment -> named.add(segment.name()));
+        // segments of builds by the cluster still running on this coordinator are not orphans, however old
+        named.addAll(runningBuilds.allSegments());
         if (committed) {
             store.readWhole(KeyIndexLocations.pointer(indexes, column), stats).ifPresent(current -> named.addAll(segmentNames(current.bytes())));
         }

@@ -388,9 +388,11 @@ public class KeyIndexReader
      * The segments a build's nodes wrote, referenced as a pointer names them: sizes and ETags from one listing of
      * the column's folder, then each trailer read at that ETag (its end first, where it is longer than 64 KB).
      *
-     * @throws KeyIndexUnusableException when a segment is missing or not one this version reads
+     * @param columnType the Parquet type the build chose for the segments' values, where it chose one
+     * @throws KeyIndexUnusableException when a segment is missing, hashes another type, or is not one this version
+     * reads
      */
-    public List<SegmentBuilder.NewSegment> describe(S3Location table, String column, List<String> names, S3RequestStats stats)
+    public List<SegmentBuilder.NewSegment> describe(S3Location table, String column, Optional<String> columnType, List<String> names, S3RequestStats stats)
             throws KeyIndexUnusableException
     {
         Map<String, S3ObjectInfo> listed = new HashMap<>();
@@ -404,12 +406,12 @@ public class KeyIndexReader
             if (object == null) {
                 throw new KeyIndexUnusableException("segment %s of the build is missing from %s".formatted(name, KeyIndexLocations.folder(table, column)));
             }
-            segments.add(describe(object, name, column, stats));
+            segments.add(describe(object, name, column, columnType, stats));
         }
         return segments;
     }
 
-    private SegmentBuilder.NewSegment describe(S3ObjectInfo object, String name, String column, S3RequestStats stats)
+    private SegmentBuilder.NewSegment describe(S3ObjectInfo object, String name, String column, Optional<String> columnType, S3RequestStats stats)
             throws KeyIndexUnusableException
     {
         int probe = (int) Math.min(object.size(), DESCRIBE_PROBE_BYTES);
@@ -427,6 +429,9 @@ public class KeyIndexReader
         KeyIndexSegment parsed = KeyIndexSegment.parse(suffix, object.size(), object.location().toString());
         if (!parsed.header().column().equals(column)) {
             throw new KeyIndexUnusableException("%s indexes column %s, not %s".formatted(object.location(), parsed.header().column(), column));
+        }
+        if (columnType.isPresent() && !parsed.header().columnType().equals(columnType.get())) {
+            throw new KeyIndexUnusableException("%s hashes values as %s, not as the build chose, %s".formatted(object.location(), parsed.header().columnType(), columnType.get()));
         }
         KeyIndexPointer.Segment reference = new KeyIndexPointer.Segment(name, object.size(), object.etag(), toIntExact(trailerBytes), parsed.files().size(), parsed.entries(), parsed.header().builtAtMillis(), parsed.header().buildMillis());
         return new SegmentBuilder.NewSegment(reference, (int) parsed.files().stream().filter(file -> !file.indexed()).count());

@@ -108,6 +108,9 @@ final class TestKeyIndexTableProcedure
                 .hasMessageContaining("takes no WHERE clause");
         assertThatThrownBy(() -> getQueryRunner().execute("ALTER TABLE refused EXECUTE rebuild_everything(column => 'device_id')"))
                 .hasMessageContaining("REBUILD_EVERYTHING");
+        Session retried = Session.builder(getSession()).setSystemProperty("retry_policy", "QUERY").build();
+        assertThatThrownBy(() -> getQueryRunner().execute(retried, "ALTER TABLE refused EXECUTE create_key_index(column => 'device_id')"))
+                .hasMessageContaining("does not run with a retry policy");
         assertThat(keys("refused")).isEmpty();
     }
 

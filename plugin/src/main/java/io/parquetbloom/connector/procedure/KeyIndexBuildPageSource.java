@@ -33,6 +33,8 @@ final class KeyIndexBuildPageSource
     private final S3RequestStats requests = new S3RequestStats();
     private final AtomicBoolean closed = new AtomicBoolean();
     private CompletableFuture<SegmentBuilder.NewSegment> running;
+    // what the engine waits on: its own future, so that the engine cancelling it cannot cancel the build
+    private CompletableFuture<?> blocked = NOT_BLOCKED;
     private boolean finished;
 
     /**
@@ -70,6 +72,7 @@ final class KeyIndexBuildPageSource
     {
         if (running == null) {
             running = CompletableFuture.supplyAsync(this::build, executor);
+            blocked = running.handle((_, _) -> null);
             return null;
         }
         if (running.isDone()) {
@@ -90,7 +93,7 @@ final class KeyIndexBuildPageSource
     @Override
     public CompletableFuture<?> isBlocked()
     {
-        return running == null || running.isDone() ? NOT_BLOCKED : running;
+        return blocked;
     }
 
     @Override

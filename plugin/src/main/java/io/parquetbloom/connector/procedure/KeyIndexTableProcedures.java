@@ -28,6 +28,7 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.FixedSplitSource;
+import io.trino.spi.connector.RetryMode;
 import io.trino.spi.connector.TableProcedureMetadata;
 
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ public class KeyIndexTableProcedures
         return stringProperty(COLUMN, "The column whose key index is built or dropped", null, false);
     }
 
-    public Optional<ConnectorTableExecuteHandle> handleFor(ParquetBloomTableHandle table, String procedureName, Map<String, Object> properties)
+    public Optional<ConnectorTableExecuteHandle> handleFor(ParquetBloomTableHandle table, String procedureName, Map<String, Object> properties, RetryMode retryMode)
     {
         KeyIndexProcedure procedure;
         try {
@@ -113,6 +114,10 @@ public class KeyIndexTableProcedures
         }
         catch (IllegalArgumentException e) {
             throw new TrinoException(NOT_SUPPORTED, "Unknown table procedure: " + procedureName);
+        }
+        if (retryMode != RetryMode.NO_RETRIES && procedure == KeyIndexProcedure.CREATE_KEY_INDEX) {
+            // a retried split writes its segment again under the same name, which the attempt it replaces may delete
+            throw new TrinoException(NOT_SUPPORTED, "create_key_index does not run with a retry policy; run it with the session property retry_policy = 'NONE'");
         }
         if (table.snapshotId().isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "%s indexes a table as it is now, not as of a version".formatted(procedure.name().toLowerCase(Locale.ROOT)));
@@ -212,7 +217,7 @@ public class KeyIndexTableProcedures
         List<String> names = splitsInfo.stream().map(String.class::cast).toList();
         List<SegmentBuilder.NewSegment> segments;
         try {
-            segments = indexReader.describe(plan.table().companionFolder(), plan.indexed(), names, stats);
+            segments = indexReader.describe(plan.table().companionFolder(), plan.indexed(), plan.knownType(), names, stats);
         }
         catch (KeyIndexUnusableException e) {
             buildStats.failed();
