@@ -13,6 +13,15 @@ import static io.trino.spi.StandardErrorCode.USER_CANCELED;
  */
 public record BuildCancellation(SchemaTableName table, String column, BooleanSupplier cancelled)
 {
+    /**
+     * A build nothing cancels but its query's failure: the coordinator's planning and publishing of a build by the
+     * cluster, whose query Trino stops itself.
+     */
+    public static BuildCancellation never(SchemaTableName table, String column)
+    {
+        return new BuildCancellation(table, column, () -> false);
+    }
+
     public void check()
     {
         if (cancelled.getAsBoolean()) {

@@ -20,12 +20,13 @@ import static java.util.concurrent.TimeUnit.DAYS;
  */
 public final class KeyIndexBuildPlans
 {
-    private final Cache<String, KeyIndexBuilder.BuildPlan> plans = CacheBuilder.newBuilder()
-            .maximumSize(1_000)
-            .expireAfterWrite(1, DAYS)
-            .build();
-    // the segment names each build's splits were given: what a build that does not finish leaves behind
-    private final Cache<String, List<String>> segments = CacheBuilder.newBuilder()
+    /**
+     * @param segments the segment names the build's splits were given, once its splits are made: what a build that
+     * does not finish leaves behind
+     */
+    private record Build(KeyIndexBuilder.BuildPlan plan, List<String> segments) {}
+
+    private final Cache<String, Build> builds = CacheBuilder.newBuilder()
             .maximumSize(1_000)
             .expireAfterWrite(1, DAYS)
             .build();
@@ -37,24 +38,23 @@ public final class KeyIndexBuildPlans
     {
         requireNonNull(plan, "plan is null");
         String id = UUID.randomUUID().toString();
-        plans.put(id, plan);
+        builds.put(id, new Build(plan, List.of()));
         return id;
     }
 
     public Optional<KeyIndexBuilder.BuildPlan> get(String id)
     {
-        return Optional.ofNullable(plans.getIfPresent(id));
+        return Optional.ofNullable(builds.getIfPresent(id)).map(Build::plan);
     }
 
     public Optional<KeyIndexBuilder.BuildPlan> remove(String id)
     {
-        segments.invalidate(id);
-        return Optional.ofNullable(plans.asMap().remove(id));
+        return Optional.ofNullable(builds.asMap().remove(id)).map(Build::plan);
     }
 
     public void recordSegments(String id, List<String> names)
     {
-        segments.put(id, List.copyOf(names));
+        builds.asMap().computeIfPresent(id, (_, build) -> new Build(build.plan(), List.copyOf(names)));
     }
 
     /**
@@ -63,12 +63,12 @@ public final class KeyIndexBuildPlans
     public Set<String> allSegments()
     {
         Set<String> names = new HashSet<>();
-        segments.asMap().values().forEach(names::addAll);
+        builds.asMap().values().forEach(build -> names.addAll(build.segments()));
         return names;
     }
 
     public List<String> segments(String id)
     {
-        return Optional.ofNullable(segments.getIfPresent(id)).orElse(List.of());
+        return Optional.ofNullable(builds.getIfPresent(id)).map(Build::segments).orElse(List.of());
     }
 }

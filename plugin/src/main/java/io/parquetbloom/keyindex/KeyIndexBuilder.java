@@ -223,8 +223,7 @@ public class KeyIndexBuilder
             // the index is published: orphans left now are deleted by a later build
             log.warn(e, "Key index of %s.%s: orphan segments not deleted", table.name(), plan.column().name());
         }
-        KeyIndexPointer published = next;
-        boolean damaged = published.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), plan.indexed(), segment));
+        boolean damaged = next.segments().stream().anyMatch(segment -> indexReader.isDamaged(table.companionFolder(), plan.indexed(), segment));
         int notIndexed = newSegments.stream().mapToInt(SegmentBuilder.NewSegment::notIndexed).sum();
         long millis = (System.nanoTime() - plan.startNanos()) / 1_000_000;
         BuildResult result = new BuildResult(

@@ -142,7 +142,7 @@ public class KeyIndexTableProcedures
         S3RequestStats stats = new S3RequestStats();
         KeyIndexBuilder.BuildPlan plan = builder.plan(handle.schemaTableName(), handle.column(), stats);
         if (plan.knownType().isEmpty() && !plan.toRead().isEmpty()) {
-            BuildCancellation never = new BuildCancellation(handle.schemaTableName(), plan.column().name(), () -> false);
+            BuildCancellation never = BuildCancellation.never(handle.schemaTableName(), plan.column().name());
             plan = plan.withKnownType(segmentBuilder.indexTypeOf(handle.schemaTableName(), plan.column(), plan.toRead(), never, stats));
         }
         String buildId = plans.register(plan);
@@ -223,7 +223,7 @@ public class KeyIndexTableProcedures
             buildStats.failed();
             throw new TrinoException(PARQUET_BLOOM_KEY_INDEX_ERROR, "Key index build of %s.%s: %s".formatted(handle.schemaTableName(), plan.column().name(), e.getMessage()), e);
         }
-        BuildCancellation never = new BuildCancellation(handle.schemaTableName(), plan.column().name(), () -> false);
+        BuildCancellation never = BuildCancellation.never(handle.schemaTableName(), plan.column().name());
         KeyIndexBuilder.BuildResult result = builder.publish(plan, segments, never, stats).result();
         return ImmutableMap.<String, Long>builder()
                 .put("files_read", (long) result.filesRead())
